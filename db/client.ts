@@ -1,0 +1,47 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import type { PgTransaction } from "drizzle-orm/pg-core";
+import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import postgres from "postgres";
+import * as schema from "./schema";
+import { resolveDatabaseUrl } from "./embedded";
+
+export type Schema = typeof schema;
+export type Database = PostgresJsDatabase<Schema>;
+export type Transaction = PgTransaction<PostgresJsQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What services take: the pool or a caller's transaction. */
+export type Db = Database | Transaction;
+
+interface Pool {
+  db: Database;
+  sql: postgres.Sql;
+}
+
+// One pool per process; kept on globalThis so Next's dev reloads don't leak pools.
+const holder = globalThis as unknown as { __pdmPool?: Pool };
+
+export function createPool(url: string, max = 10): Pool {
+  const sql = postgres(url, {
+    max,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { application_name: "partner-marketplace" },
+  });
+  return { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+}
+
+export function getPool(): Pool {
+  holder.__pdmPool ??= createPool(resolveDatabaseUrl(), Number(process.env.DB_POOL_MAX ?? 10));
+  return holder.__pdmPool;
+}
+
+export function getDb(): Database {
+  return getPool().db;
+}
+
+export async function closeDb(): Promise<void> {
+  const pool = holder.__pdmPool;
+  holder.__pdmPool = undefined;
+  await pool?.sql.end({ timeout: 5 });
+}

@@ -1,0 +1,182 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgEnum, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, currency, environment, money, updatedAt } from "./columns";
+import { domains } from "./inventory";
+import { credentials, partners } from "./partners";
+
+export const orderStatus = pgEnum("order_status", [
+  "EXTERNALLY_PAID",
+  "PAID",
+  "MANUAL_REVIEW",
+  "TRANSFER_IN_PROGRESS",
+  "TRANSFER_COMPLETED",
+  "SETTLED",
+  "REFUNDED",
+  "CANCELLED",
+]);
+
+/** How the buyer paid: the partner as merchant of record, or hosted checkout. */
+export const saleChannel = pgEnum("sale_channel", ["mor", "checkout", "marketplace"]);
+
+/** A firm price held for ten minutes; the token given out is signed, this row is the reservation. */
+export const quotes = pgTable(
+  "quotes",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    environment: environment().notNull(),
+    domainId: text()
+      .notNull()
+      .references(() => domains.id),
+    domain: text().notNull(),
+    salePriceCents: money().notNull(),
+    currency: currency(),
+    expiresAt: at().notNull(),
+    orderId: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.domainId, t.expiresAt), index().on(t.partnerId, t.environment)],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: text().primaryKey(), // the public_id, "ord_..."
+    partnerId: text().references(() => partners.id), // null for a direct marketplace sale
+    environment: environment().notNull(),
+    credentialId: text().references(() => credentials.id),
+    domainId: text()
+      .notNull()
+      .references(() => domains.id),
+    domain: text().notNull(),
+    status: orderStatus().notNull(),
+    channel: saleChannel().notNull(),
+    salePriceCents: money().notNull(),
+    currency: currency(),
+    commissionBps: integer().notNull(),
+    commissionCents: money().notNull(),
+    buyerEmail: text().notNull(),
+    buyerName: text(),
+    buyerCountry: text(),
+    returnUrl: text(),
+    cancelUrl: text(),
+    quoteId: text(),
+    externalPaymentRef: text(),
+    checkoutSessionId: text(),
+    referralLinkId: text(),
+    settlementId: text(),
+    transferCompletedAt: at(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index().on(t.partnerId, t.environment, t.createdAt),
+    index().on(t.partnerId, t.environment, t.status),
+    index().on(t.transferCompletedAt),
+    // At most one live sale per listing: refunded and cancelled orders release it.
+    uniqueIndex("orders_one_active_per_domain")
+      .on(t.domainId)
+      .where(sql`${t.status} not in ('REFUNDED', 'CANCELLED')`),
+  ],
+);
+
+/** The status timeline of GET /orders/{public_id}. */
+export const orderTimeline = pgTable(
+  "order_timeline",
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    status: orderStatus().notNull(),
+    note: text(),
+    actor: text(),
+    at: createdAt(),
+  },
+  (t) => [index().on(t.orderId, t.id)],
+);
+
+/** Idempotency-Key records, scoped to partner and environment, kept 24 h. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    partnerId: text().notNull(),
+    environment: environment().notNull(),
+    key: text().notNull(),
+    fingerprint: text().notNull(), // sha256 of the raw body
+    state: text().notNull(), // in_progress | completed
+    responseStatus: integer(),
+    responseBody: jsonb(),
+    createdAt: createdAt(),
+    expiresAt: at().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.environment, t.key] }), index().on(t.expiresAt)],
+);
+
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text().primaryKey(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    partnerId: text(),
+    environment: environment().notNull(),
+    amountCents: money().notNull(),
+    currency: currency(),
+    reason: text(),
+    status: text().notNull().default("succeeded"),
+    requestedBy: text().notNull(), // partner | admin
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.environment, t.createdAt), index().on(t.orderId)],
+);
+
+/** A hosted-checkout link (non-MoR sale); the `pt` token is signed and names this row. */
+export const checkoutSessions = pgTable(
+  "checkout_sessions",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    environment: environment().notNull(),
+    domainId: text()
+      .notNull()
+      .references(() => domains.id),
+    domain: text().notNull(),
+    salePriceCents: money().notNull(),
+    currency: currency(),
+    returnUrl: text(),
+    cancelUrl: text(),
+    status: text().notNull().default("open"), // open | completed | expired
+    orderId: text(),
+    expiresAt: at().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.environment, t.createdAt)],
+);
+
+/** Charges made through the payment-provider interface. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: text().primaryKey(),
+    checkoutSessionId: text(),
+    orderId: text(),
+    environment: environment().notNull(),
+    provider: text().notNull(),
+    providerRef: text(),
+    idempotencyKey: text().notNull().unique(),
+    amountCents: money().notNull(),
+    currency: currency(),
+    status: text().notNull(), // succeeded | declined | failed | refunded
+    failureCode: text(),
+    data: jsonb().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.checkoutSessionId)],
+);

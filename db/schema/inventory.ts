@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, currency, environment, money, updatedAt } from "./columns";
+
+export const listingStatus = pgEnum("listing_status", ["listed", "reserved", "sold", "removed"]);
+
+/**
+ * Environment-partitioned inventory: sandbox rows are synthetic test domains,
+ * live rows are real listings. A name is unique within its environment only.
+ */
+export const domains = pgTable(
+  "domains",
+  {
+    id: text().primaryKey(),
+    environment: environment().notNull(),
+    name: text().notNull(), // lowercase, ASCII (punycode for IDNs)
+    label: text().notNull(), // name without the TLD
+    tld: text().notNull(),
+    status: listingStatus().notNull().default("listed"),
+    priceCents: money().notNull(),
+    floorPriceCents: money(),
+    currency: currency(),
+    vertical: text(),
+    /** Space-separated words of the label, used by keyword search. */
+    tokens: text().notNull().default(""),
+    description: text(),
+    registeredYear: integer(),
+    metadata: jsonb().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex().on(t.environment, t.name),
+    index("domains_name_trgm").using("gin", sql`${t.name} gin_trgm_ops`),
+    index("domains_tokens_fts").using("gin", sql`to_tsvector('simple', ${t.tokens})`),
+    index().on(t.environment, t.status, t.vertical),
+  ],
+);

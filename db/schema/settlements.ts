@@ -1,0 +1,48 @@
+import { date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, currency, environment, money } from "./columns";
+import { partners, paymentModel } from "./partners";
+
+/** One statement per partner, environment, currency and closed calendar month (UTC). */
+export const settlements = pgTable(
+  "settlements",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    environment: environment().notNull(),
+    paymentModel: paymentModel().notNull(),
+    periodStart: date({ mode: "string" }).notNull(),
+    periodEnd: date({ mode: "string" }).notNull(), // exclusive
+    currency: currency(),
+    grossSoldCents: money().notNull(),
+    commissionRetainedCents: money().notNull(),
+    amountOwedCents: money(), // MoR: gross - commission, owed to the service
+    commissionPayableCents: money(), // non-MoR: commission owed to the partner
+    orderCount: integer().notNull(),
+    status: text().notNull().default("closed"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.partnerId, t.environment, t.periodStart, t.currency)],
+);
+
+export const payouts = pgTable(
+  "payouts",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    environment: environment().notNull(),
+    kind: text().notNull(), // commission | brokerage | referral
+    amountCents: money().notNull(),
+    currency: currency(),
+    status: text().notNull().default("paid"),
+    settlementId: text(),
+    periodStart: date({ mode: "string" }),
+    periodEnd: date({ mode: "string" }),
+    paidAt: at(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.environment, t.createdAt)],
+);

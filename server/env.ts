@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Settings of DECISIONS "Running and operating the service", validated once at start.
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === "true" || v === "1"));
+
+const durationList = z
+  .string()
+  .regex(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, "a comma list of delays such as 10s,1m,2h")
+  .transform((s) => s.split(",").map((part) => parseDuration(part.trim())));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MCP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  WEBHOOK_RETRY_SCHEDULE: durationList.prefault(["10s", "1m", "5m", "30m", "2h", "6h", "12h", "24h"].join(",")),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
+  SEED_DEMO: bool(true),
+});
+
+export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY"> & {
+  APP_URL: string;
+  MCP_URL: string;
+  SECRET_KEY: string;
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+};
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= loadEnv(process.env);
+  return cached;
+}
+
+/** Forget the cached settings (tests that change process.env). */
+export function resetEnv(): void {
+  cached = undefined;
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv): Env {
+  const input = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, source[key] === "" ? undefined : source[key]]),
+  );
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid settings:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const mcpUrl = (env.MCP_URL ?? appUrl).replace(/\/+$/, "");
+  return {
+    ...env,
+    APP_URL: appUrl,
+    MCP_URL: mcpUrl,
+    SECRET_KEY: env.SECRET_KEY ?? loadOrCreateSecretKey(dataDir, env.NODE_ENV),
+    dataDir,
+  };
+}
+
+function loadOrCreateSecretKey(dataDir: string, nodeEnv: string): string {
+  if (nodeEnv === "production") {
+    throw new EnvError("Invalid settings:\n  SECRET_KEY: required in production (at least 32 characters)");
+  }
+  const file = path.join(dataDir, "secret-key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString("base64url");
+  try {
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+    return key;
+  } catch {
+    // Another process created it first: use theirs so every process agrees.
+    return readFileSync(file, "utf8").trim();
+  }
+}
+
+const units = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "10s" -> 10000. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw new EnvError(`not a duration: ${text}`);
+  return Number(match[1]) * units[match[2] as keyof typeof units];
+}

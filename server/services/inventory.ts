@@ -1,0 +1,179 @@
+import { and, eq, ne } from "drizzle-orm";
+import { domainToASCII } from "node:url";
+import type { Db } from "@/db/client";
+import { auditLog, domains, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import type { Actor } from "./partners";
+
+// Listings: add, reprice, remove. Names are stored lowercase ASCII (punycode).
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** "Example.COM." -> "example.com"; throws validation_error for anything that is not a domain name. */
+export function normalizeDomainName(input: string): string {
+  const trimmed = input.trim().replace(/\.$/, "");
+  const ascii = trimmed ? domainToASCII(trimmed.toLowerCase()) : "";
+  const labels = ascii.split(".");
+  if (!ascii || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l))) {
+    throw new AppError("validation_error", `"${input}" is not a valid domain name`, [
+      { path: "domain", message: "must be a domain name such as example.com" },
+    ]);
+  }
+  if (/^\d+$/.test(labels[labels.length - 1] ?? "")) {
+    throw new AppError("validation_error", `"${input}" is not a valid domain name`, [
+      { path: "domain", message: "the top-level domain cannot be numeric" },
+    ]);
+  }
+  return ascii;
+}
+
+/** Splits a label into words for keyword search: hyphens, digits and camel-free runs. */
+export function tokenizeLabel(label: string): string {
+  return label
+    .split(/[^a-z0-9]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)
+    .filter(Boolean)
+    .join(" ");
+}
+
+export interface AddDomainInput {
+  environment: Environment;
+  name: string;
+  priceCents: number;
+  floorPriceCents?: number | null;
+  currency?: string;
+  vertical?: string | null;
+  description?: string | null;
+  registeredYear?: number | null;
+  /** Extra words for keyword search (the seed knows how its names were built). */
+  tokens?: string;
+}
+
+export type Listing = typeof domains.$inferSelect;
+
+function checkPrices(priceCents: number, floorPriceCents: number | null | undefined) {
+  if (!Number.isSafeInteger(priceCents) || priceCents <= 0) {
+    throw new AppError("validation_error", "price must be a positive whole number of minor units", [
+      { path: "price", message: "must be a positive integer (cents)" },
+    ]);
+  }
+  if (floorPriceCents != null && (!Number.isSafeInteger(floorPriceCents) || floorPriceCents < 0 || floorPriceCents > priceCents)) {
+    throw new AppError("validation_error", "floor price must be a whole number between 0 and the price", [
+      { path: "floor", message: "must be an integer between 0 and price" },
+    ]);
+  }
+}
+
+function checkCurrency(code: string): string {
+  const upper = code.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(upper)) {
+    throw new AppError("validation_error", `"${code}" is not a three-letter currency code`, [
+      { path: "currency", message: "must be a three-letter ISO 4217 code" },
+    ]);
+  }
+  return upper;
+}
+
+/** Lists a domain. Re-adding a removed (never sold) name lists it again. */
+export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { type: "system" }): Promise<Listing> {
+  const name = normalizeDomainName(input.name);
+  checkPrices(input.priceCents, input.floorPriceCents);
+  const currency = checkCurrency(input.currency ?? "USD");
+  const dot = name.indexOf(".");
+  const label = name.slice(0, dot);
+  const values = {
+    environment: input.environment,
+    name,
+    label,
+    tld: name.slice(dot + 1),
+    status: "listed" as const,
+    priceCents: input.priceCents,
+    floorPriceCents: input.floorPriceCents ?? null,
+    currency,
+    vertical: input.vertical ?? null,
+    description: input.description ?? null,
+    registeredYear: input.registeredYear ?? null,
+    tokens: input.tokens ?? tokenizeLabel(label),
+    updatedAt: clock.now(),
+  };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(domains)
+      .values({ id: newId("domain"), ...values })
+      .onConflictDoUpdate({
+        target: [domains.environment, domains.name],
+        set: values,
+        setWhere: eq(domains.status, "removed"),
+      })
+      .returning();
+    if (!row) throw new AppError("conflict", `${name} is already listed in ${input.environment}`);
+    await audit(tx, actor, "domain.added", row);
+    return row;
+  });
+}
+
+export async function setDomainPrice(
+  db: Db,
+  input: { environment: Environment; name: string; priceCents: number; floorPriceCents?: number | null; currency?: string },
+  actor: Actor = { type: "system" },
+): Promise<Listing> {
+  const name = normalizeDomainName(input.name);
+  checkPrices(input.priceCents, input.floorPriceCents);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(domains)
+      .set({
+        priceCents: input.priceCents,
+        ...(input.floorPriceCents !== undefined ? { floorPriceCents: input.floorPriceCents } : {}),
+        ...(input.currency ? { currency: checkCurrency(input.currency) } : {}),
+        updatedAt: clock.now(),
+      })
+      .where(and(eq(domains.environment, input.environment), eq(domains.name, name), ne(domains.status, "removed")))
+      .returning();
+    if (!row) throw new AppError("not_found", `${name} is not listed in ${input.environment}`);
+    await audit(tx, actor, "domain.repriced", row);
+    return row;
+  });
+}
+
+export async function removeDomain(
+  db: Db,
+  input: { environment: Environment; name: string },
+  actor: Actor = { type: "system" },
+): Promise<Listing> {
+  const name = normalizeDomainName(input.name);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(domains)
+      .set({ status: "removed", updatedAt: clock.now() })
+      .where(and(eq(domains.environment, input.environment), eq(domains.name, name), eq(domains.status, "listed")))
+      .returning();
+    if (!row) throw new AppError("not_found", `${name} is not an available listing in ${input.environment}`);
+    await audit(tx, actor, "domain.removed", row);
+    return row;
+  });
+}
+
+async function audit(db: Db, actor: Actor, action: string, row: Listing) {
+  await db.insert(auditLog).values({
+    id: newId("audit"),
+    actorType: actor.type,
+    actorId: actor.id,
+    action,
+    targetType: "domain",
+    targetId: row.id,
+    environment: row.environment,
+    data: { name: row.name, price_cents: row.priceCents, floor_price_cents: row.floorPriceCents },
+  });
+}
+
+/** The public JSON of a listing, shared by every surface that shows one. */
+export function serializeListing(row: Listing) {
+  return {
+    domain: row.name,
+    sale_price_cents: row.priceCents,
+    floor_price_cents: row.floorPriceCents,
+    currency: row.currency,
+  };
+}

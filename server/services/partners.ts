@@ -1,0 +1,157 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { auditLog, credentials, partners, users, type Environment } from "@/db/schema";
+import type { Scope } from "@/server/http/contract";
+import { clock } from "@/server/clock";
+import { hashPassword, sealSecret } from "@/server/crypto";
+import { AppError } from "@/server/errors";
+import { newId, randomBase62 } from "@/server/ids";
+
+// Partners, their dashboard users and their API credentials.
+
+export interface Actor {
+  type: "admin" | "partner" | "system" | "cli";
+  id?: string;
+}
+
+const systemActor: Actor = { type: "system" };
+
+export interface CreatePartnerInput {
+  name: string;
+  email: string;
+  password?: string;
+  paymentModel: "mor" | "non_mor";
+  isAffiliate?: boolean;
+  liveApproved?: boolean;
+}
+
+/** Creates the partner and a dashboard login for its email, in one transaction. */
+export async function createPartner(db: Db, input: CreatePartnerInput, actor: Actor = systemActor) {
+  const email = input.email.trim().toLowerCase();
+  const partnerId = newId("partner");
+  const userId = newId("user");
+  const passwordHash = await hashPassword(input.password ?? randomBase62(24));
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`);
+    if (existing) throw new AppError("conflict", `a user with email ${email} already exists`);
+    await tx.insert(partners).values({
+      id: partnerId,
+      name: input.name,
+      email,
+      paymentModel: input.paymentModel,
+      isAffiliate: input.isAffiliate ?? false,
+      liveApprovedAt: input.liveApproved ? clock.now() : null,
+    });
+    await tx.insert(users).values({ id: userId, email, name: input.name, passwordHash, role: "partner", partnerId });
+    await tx.insert(auditLog).values({
+      id: newId("audit"),
+      actorType: actor.type,
+      actorId: actor.id,
+      action: "partner.created",
+      targetType: "partner",
+      targetId: partnerId,
+      partnerId,
+      data: { name: input.name, payment_model: input.paymentModel },
+    });
+    return { partnerId, userId, email };
+  });
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  name?: string;
+  role?: "partner" | "admin" | "customer";
+  partnerId?: string;
+}
+
+export async function createUser(db: Db, input: CreateUserInput) {
+  const email = input.email.trim().toLowerCase();
+  const id = newId("user");
+  const passwordHash = await hashPassword(input.password);
+  const inserted = await db
+    .insert(users)
+    .values({ id, email, name: input.name, passwordHash, role: input.role ?? "customer", partnerId: input.partnerId })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (inserted.length === 0) throw new AppError("conflict", `a user with email ${email} already exists`);
+  return { userId: id, email, role: input.role ?? "customer" };
+}
+
+export interface CreateCredentialInput {
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly Scope[];
+  label?: string;
+}
+
+/**
+ * Issues a key pair. The secret is returned here and never again: it is stored
+ * sealed under SECRET_KEY, bound to its key id.
+ */
+export async function createCredential(db: Db, input: CreateCredentialInput, actor: Actor = systemActor) {
+  const [partner] = await db.select().from(partners).where(eq(partners.id, input.partnerId));
+  if (!partner) throw new AppError("not_found", `partner ${input.partnerId} not found`);
+  if (input.environment === "live" && !partner.liveApprovedAt) {
+    throw new AppError("forbidden", "live credentials need the partner's production access to be approved first");
+  }
+  if (input.scopes.length === 0) throw new AppError("validation_error", "at least one scope is required");
+  const keyId = `pk_${input.environment}_${randomBase62(24)}`;
+  const secret = `sk_${input.environment}_${randomBase62(40)}`;
+  const id = newId("credential");
+  const scopes = [...new Set(input.scopes)];
+  await db.transaction(async (tx) => {
+    await tx.insert(credentials).values({
+      id,
+      partnerId: input.partnerId,
+      keyId,
+      environment: input.environment,
+      secretSealed: sealSecret(secret, keyId),
+      scopes,
+      label: input.label,
+    });
+    await tx.insert(auditLog).values({
+      id: newId("audit"),
+      actorType: actor.type,
+      actorId: actor.id,
+      action: "credential.created",
+      targetType: "credential",
+      targetId: keyId,
+      partnerId: input.partnerId,
+      environment: input.environment,
+      data: { scopes },
+    });
+  });
+  return { credentialId: id, keyId, secret, environment: input.environment, scopes };
+}
+
+/** Revocation takes effect on the next request: every request reads the row. */
+export async function revokeCredential(db: Db, input: { keyId: string; partnerId?: string }, actor: Actor = systemActor) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(credentials)
+      .set({ revokedAt: clock.now() })
+      .where(
+        and(
+          eq(credentials.keyId, input.keyId),
+          isNull(credentials.revokedAt),
+          input.partnerId ? eq(credentials.partnerId, input.partnerId) : undefined,
+        ),
+      )
+      .returning({ keyId: credentials.keyId, partnerId: credentials.partnerId, revokedAt: credentials.revokedAt });
+    if (!row) throw new AppError("not_found", `active credential ${input.keyId} not found`);
+    await tx.insert(auditLog).values({
+      id: newId("audit"),
+      actorType: actor.type,
+      actorId: actor.id,
+      action: "credential.revoked",
+      targetType: "credential",
+      targetId: row.keyId,
+      partnerId: row.partnerId,
+    });
+    return { keyId: row.keyId, revokedAt: row.revokedAt };
+  });
+}
