@@ -89,7 +89,7 @@ for (const stage of selected) {
     case "integration": {
       if (stage === "integration") await prepareDatabase();
       const list = files.length ? files : findTests(path.join("tests", stage));
-      process.env.NODE_ENV = "test";
+      Object.assign(process.env, { NODE_ENV: "test" });
       result = await run(
         node,
         ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${stage === "unit" ? 2 : 1}`, ...list],

@@ -155,3 +155,28 @@ export async function revokeCredential(db: Db, input: { keyId: string; partnerId
     return { keyId: row.keyId, revokedAt: row.revokedAt };
   });
 }
+
+/** Grants production access (live credentials). Approving twice keeps the first date. */
+export async function approveLive(db: Db, input: { partnerId: string }, actor: Actor = systemActor) {
+  return db.transaction(async (tx) => {
+    const [partner] = await tx
+      .select({ id: partners.id, liveApprovedAt: partners.liveApprovedAt })
+      .from(partners)
+      .where(eq(partners.id, input.partnerId))
+      .for("update");
+    if (!partner) throw new AppError("not_found", `partner ${input.partnerId} not found`);
+    if (partner.liveApprovedAt) return { partnerId: partner.id, liveApprovedAt: partner.liveApprovedAt };
+    const liveApprovedAt = clock.now();
+    await tx.update(partners).set({ liveApprovedAt, updatedAt: liveApprovedAt }).where(eq(partners.id, partner.id));
+    await tx.insert(auditLog).values({
+      id: newId("audit"),
+      actorType: actor.type,
+      actorId: actor.id,
+      action: "partner.live_approved",
+      targetType: "partner",
+      targetId: partner.id,
+      partnerId: partner.id,
+    });
+    return { partnerId: partner.id, liveApprovedAt };
+  });
+}

@@ -1,0 +1,10 @@
+// GET /api/ping - a static JSON answer with no database work: the framework's own
+// floor, which bench/throughput.ts compares the signed partner routes against.
+
+export const dynamic = "force-dynamic";
+
+const body = JSON.stringify({ status: "ok" });
+
+export function GET(): Response {
+  return new Response(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+}

@@ -1,0 +1,200 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { credentials, partners, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { openSecret, safeEqual } from "@/server/crypto";
+import { AppError } from "@/server/errors";
+import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
+import { rateClasses, type RateClass, type Scope } from "./contract";
+
+// The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
+// missing key id -> other headers -> unknown/revoked key -> timestamp ->
+// signature -> nonce -> scope -> rate limit. Two database round trips: the
+// credential lookup and one call that records the nonce and takes a token.
+
+export const TIMESTAMP_SKEW_SECONDS = 300;
+export const NONCE_TTL_MS = 600_000;
+export const MAX_BODY_BYTES = 1024 * 1024;
+const KEY_ID = /^pk_(sandbox|live)_[A-Za-z0-9]{24}$/;
+const NONCE = /^[\x21-\x7e]{1,128}$/;
+const SIGNATURE = /^v1=[0-9a-f]{64}$/;
+
+export interface PartnerAuth {
+  credentialId: string;
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  scopes: Scope[];
+  paymentModel: "mor" | "non_mor";
+  isAffiliate: boolean;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export interface Authenticated {
+  auth: PartnerAuth;
+  rawBody: Uint8Array;
+  rateLimit: RateLimitState;
+}
+
+export interface GateOptions {
+  scopes: readonly Scope[];
+  rateClass: RateClass;
+}
+
+export async function authenticatePartner(db: Database, request: Request, options: GateOptions): Promise<Authenticated> {
+  const header = (name: string) => request.headers.get(name);
+  const keyId = header(SIGNATURE_HEADERS.keyId);
+  if (!keyId) throw new AppError("missing_credentials", "X-Service-Key-Id header is required");
+  const timestamp = header(SIGNATURE_HEADERS.timestamp);
+  const nonce = header(SIGNATURE_HEADERS.nonce);
+  const signature = header(SIGNATURE_HEADERS.signature);
+  const missing = [
+    [timestamp, "X-Service-Timestamp"],
+    [nonce, "X-Service-Nonce"],
+    [signature, "X-Service-Signature"],
+  ].flatMap(([value, name]) => (value ? [] : [name]));
+  if (missing.length > 0 || !timestamp || !nonce || !signature) {
+    throw new AppError("missing_signature_headers", `missing authentication header(s): ${missing.join(", ")}`);
+  }
+
+  const credential = KEY_ID.test(keyId) ? await findCredential(db, keyId) : undefined;
+  if (!credential || credential.revokedAt) throw new AppError("invalid_signature", "unknown or revoked key id");
+
+  if (!/^\d{1,11}$/.test(timestamp)) {
+    throw new AppError("invalid_timestamp", "X-Service-Timestamp must be Unix time in whole seconds");
+  }
+  const skew = Math.abs(clock.nowSeconds() - Number(timestamp));
+  if (skew > TIMESTAMP_SKEW_SECONDS) {
+    throw new AppError("invalid_timestamp", `X-Service-Timestamp is ${skew} s from server time (limit ${TIMESTAMP_SKEW_SECONDS} s)`);
+  }
+
+  if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
+  const rawBody = await readBody(request);
+  const url = new URL(request.url);
+  const expected = signCanonical(
+    openSecret(credential.secretSealed, credential.keyId),
+    canonicalString({
+      method: request.method,
+      path: url.pathname,
+      query: url.search,
+      timestamp,
+      nonce,
+      bodySha256: sha256Hex(rawBody),
+    }),
+  );
+  // Compare in constant time; a malformed header is compared too, so its timing says nothing.
+  if (!safeEqual(expected, signature) || !SIGNATURE.test(signature)) {
+    throw new AppError("invalid_signature", "signature does not match the canonical request");
+  }
+
+  const allowed = options.scopes.some((scope) => credential.scopes.includes(scope));
+  const limit = rateClasses[options.rateClass];
+  const gate = await recordRequest(db, {
+    credentialId: credential.id,
+    nonce,
+    bucket: allowed ? `${credential.id}:${options.rateClass}` : null,
+    limit,
+  });
+  if (gate.replay) throw new AppError("replay_detected", "this nonce was already used; sign each request with a fresh nonce");
+  if (!allowed) {
+    const needed = options.scopes.length === 1 ? `the ${options.scopes[0]} scope` : `one of the scopes ${options.scopes.join(", ")}`;
+    throw new AppError("forbidden", `this credential lacks ${needed}`);
+  }
+  const rateLimit = { limit, remaining: gate.remaining, resetSeconds: Math.ceil(gate.resetMs / 1000) };
+  if (!gate.allowed) {
+    const retryAfter = String(Math.max(1, Math.ceil(gate.retryAfterMs / 1000)));
+    throw new AppError("rate_limited", `rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s`, undefined, {
+      ...rateLimitHeaders(rateLimit),
+      "retry-after": retryAfter,
+    });
+  }
+
+  return {
+    auth: {
+      credentialId: credential.id,
+      keyId: credential.keyId,
+      partnerId: credential.partnerId,
+      environment: credential.environment,
+      scopes: credential.scopes as Scope[],
+      paymentModel: credential.paymentModel,
+      isAffiliate: credential.isAffiliate,
+    },
+    rawBody,
+    rateLimit,
+  };
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "ratelimit-limit": String(state.limit),
+    "ratelimit-remaining": String(state.remaining),
+    "ratelimit-reset": String(state.resetSeconds),
+  };
+}
+
+async function findCredential(db: Database, keyId: string) {
+  const [row] = await db
+    .select({
+      id: credentials.id,
+      keyId: credentials.keyId,
+      partnerId: credentials.partnerId,
+      environment: credentials.environment,
+      secretSealed: credentials.secretSealed,
+      scopes: credentials.scopes,
+      revokedAt: credentials.revokedAt,
+      paymentModel: partners.paymentModel,
+      isAffiliate: partners.isAffiliate,
+    })
+    .from(credentials)
+    .innerJoin(partners, eq(partners.id, credentials.partnerId))
+    .where(eq(credentials.keyId, keyId));
+  return row;
+}
+
+async function readBody(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", "request body exceeds 1 MiB");
+  if (!request.body) return new Uint8Array();
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw new AppError("payload_too_large", "request body exceeds 1 MiB");
+  return bytes;
+}
+
+interface GateResult {
+  replay: boolean;
+  allowed: boolean;
+  remaining: number;
+  resetMs: number;
+  retryAfterMs: number;
+}
+
+/** One round trip to partner_request_gate (db/migrations/0001_request_gate.sql). */
+async function recordRequest(
+  db: Database,
+  input: { credentialId: string; nonce: string; bucket: string | null; limit: number },
+): Promise<GateResult> {
+  const now = clock.now().toISOString();
+  const rows = await db.execute<{
+    replay: boolean;
+    allowed: boolean;
+    remaining: number;
+    reset_ms: number;
+    retry_after_ms: number;
+  }>(
+    sql`select * from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}::timestamptz, ${NONCE_TTL_MS}, ${input.bucket}, ${input.limit}, 60000)`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error("partner_request_gate returned no row");
+  return {
+    replay: row.replay,
+    allowed: row.allowed,
+    remaining: row.remaining,
+    resetMs: row.reset_ms,
+    retryAfterMs: row.retry_after_ms,
+  };
+}

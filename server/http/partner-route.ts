@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import { getDb, type Database } from "@/db/client";
+import { AppError, validationError } from "@/server/errors";
+import { authenticatePartner, rateLimitHeaders, type PartnerAuth } from "./authenticate";
+import type { EndpointContract } from "./contract";
+import { errorResponse, jsonResponse, requestIdFor } from "./respond";
+
+// Every signed partner route is built here from small steps:
+// request id -> signature, nonce, scope, rate limit (authenticate.ts) ->
+// parse params/query/body with the contract's schemas -> handler -> error mapping.
+
+type Out<T> = T extends z.ZodType ? z.output<T> : never;
+
+export interface HandlerInput<C extends EndpointContract> {
+  db: Database;
+  auth: PartnerAuth;
+  params: Out<C["params"]>;
+  query: Out<C["query"]>;
+  body: Out<C["body"]>;
+  /** The body bytes exactly as signed (idempotency fingerprints hash these). */
+  rawBody: Uint8Array;
+  request: Request;
+  requestId: string;
+}
+
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+const validateResponses = process.env.NODE_ENV === "test";
+
+export function partnerRoute<C extends EndpointContract>(
+  contract: C,
+  handler: (input: HandlerInput<C>) => Promise<z.input<C["response"]>>,
+): RouteHandler {
+  return async (request, context) => {
+    const requestId = requestIdFor(request);
+    let headers: Record<string, string> = { "x-request-id": requestId };
+    try {
+      const db = getDb();
+      const { auth, rawBody, rateLimit } = await authenticatePartner(db, request, contract);
+      headers = { ...headers, ...rateLimitHeaders(rateLimit) };
+      const input = {
+        db,
+        auth,
+        rawBody,
+        request,
+        requestId,
+        params: parse(contract.params, await context.params),
+        query: parse(contract.query, queryObject(new URL(request.url).searchParams)),
+        body: parse(contract.body, contract.body ? jsonBody(rawBody) : undefined),
+      } as HandlerInput<C>;
+      const result = await handler(input);
+      if (validateResponses) contract.response.parse(result);
+      return jsonResponse(result, contract.successStatus ?? 200, headers);
+    } catch (error) {
+      return errorResponse(error, requestId, headers);
+    }
+  };
+}
+
+/** Detail paths name the field as the partner sent it: `domain`, `buyer.email`. */
+function parse(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error.issues);
+  return result.data;
+}
+
+/** Repeated keys become arrays, so a schema expecting one value rejects them clearly. */
+function queryObject(search: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of search) {
+    const existing = out[key];
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+function jsonBody(raw: Uint8Array): unknown {
+  if (raw.byteLength === 0) throw new AppError("validation_error", "request body must be a JSON object");
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+  } catch {
+    throw new AppError("validation_error", "request body is not valid UTF-8 JSON");
+  }
+}
+
+const allMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof allMethods)[number];
+
+/** Handlers answering 405 method_not_allowed (with Allow) for the methods a route does not serve. */
+export function methodsNotAllowed(allowed: readonly Method[]): Record<Method, RouteHandler> {
+  const handler: RouteHandler = async (request) =>
+    errorResponse(
+      new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(", ")}`),
+      requestIdFor(request),
+      { allow: allowed.join(", ") },
+    );
+  return Object.fromEntries(allMethods.map((method) => [method, handler])) as Record<Method, RouteHandler>;
+}

@@ -1,0 +1,38 @@
+import { AppError, errorBody } from "@/server/errors";
+import { newId } from "@/server/ids";
+
+// Response helpers shared by every JSON route: request ids and error mapping.
+
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echo a well-formed incoming X-Request-Id, else mint one. */
+export function requestIdFor(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && VALID_REQUEST_ID.test(incoming) ? incoming : newId("request");
+}
+
+export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/**
+ * Any thrown value -> the JSON error response. AppErrors keep their status;
+ * anything else is logged with the request id and becomes 500 internal_error.
+ */
+export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+  const appError = toAppError(error, requestId);
+  return jsonResponse(errorBody(appError, requestId), appError.status, {
+    ...headers,
+    ...appError.headers,
+    "x-request-id": requestId,
+  });
+}
+
+export function toAppError(error: unknown, requestId: string): AppError {
+  if (error instanceof AppError) return error;
+  console.error(`[${requestId}] unhandled error`, error);
+  return new AppError("internal_error", "Something went wrong on our side; retry with exponential back-off.");
+}

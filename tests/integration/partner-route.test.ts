@@ -1,0 +1,214 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { z } from "zod";
+import { closeDb, createPool } from "@/db/client";
+import { resolveDatabaseUrl } from "@/db/embedded";
+import * as unknownPath from "@/app/api/partner/v1/[...path]/route";
+import { clock } from "@/server/clock";
+import { defineEndpoint } from "@/server/http/contract";
+import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
+import { authenticatePartner } from "@/server/http/authenticate";
+import { signRequest } from "@/server/signing/client";
+import { callRoute, createTestPartner, type TestCredential } from "../helpers/partner";
+
+// The route wrapper's own behaviour, on a probe endpoint defined here: body
+// parsing and limits, validation details, 405/404, request ids, and the
+// rate limits shared through the database.
+
+const probe = defineEndpoint({
+  operationId: "probe",
+  method: "POST",
+  path: "/api/partner/v1/probe",
+  tag: "test",
+  summary: "probe",
+  scopes: ["buy"],
+  rateClass: "write",
+  body: z.object({ domain: z.string(), buyer: z.object({ email: z.email() }) }),
+  response: z.object({ echoed: z.string() }),
+});
+const probeHandler = partnerRoute(probe, async ({ body }) => ({ echoed: body.domain }));
+const searchProbe = partnerRoute(
+  defineEndpoint({
+    operationId: "searchProbe",
+    method: "GET",
+    path: "/api/partner/v1/search-probe",
+    tag: "test",
+    summary: "probe",
+    scopes: ["search"],
+    rateClass: "search",
+    response: z.object({ ok: z.boolean() }),
+  }),
+  async () => ({ ok: true }),
+);
+
+let credential: TestCredential;
+before(async () => {
+  credential = (await createTestPartner()).credential;
+});
+after(async () => {
+  clock.reset();
+  await closeDb();
+});
+
+describe("partner route wrapper", () => {
+  it("parses a signed JSON body", async () => {
+    const result = await callRoute(probeHandler, {
+      method: "POST",
+      url: "/api/partner/v1/probe",
+      credential,
+      body: { domain: "x.com", buyer: { email: "a@b.co" } },
+    });
+    assert.equal(result.status, 200);
+    assert.deepEqual(result.body, { echoed: "x.com" });
+  });
+
+  it("reports validation errors with field paths", async () => {
+    const result = await callRoute(probeHandler, {
+      method: "POST",
+      url: "/api/partner/v1/probe",
+      credential,
+      body: { domain: "x.com", buyer: { email: "nope" } },
+    });
+    assert.equal(result.status, 400);
+    const error = (result.body as { error: { code: string; details: { path: string }[] } }).error;
+    assert.equal(error.code, "validation_error");
+    assert.equal(error.details[0]?.path, "buyer.email");
+  });
+
+  it("rejects a body that is not JSON", async () => {
+    const result = await callRoute(probeHandler, { method: "POST", url: "/api/partner/v1/probe", credential, body: "{not json" });
+    assert.equal(result.status, 400);
+    assert.equal((result.body as { error: { code: string } }).error.code, "validation_error");
+  });
+
+  it("rejects a body over 1 MiB with 413", async () => {
+    const result = await callRoute(probeHandler, {
+      method: "POST",
+      url: "/api/partner/v1/probe",
+      credential,
+      body: { domain: "x".repeat(1024 * 1024), buyer: { email: "a@b.co" } },
+    });
+    assert.equal(result.status, 413);
+    assert.equal((result.body as { error: { code: string } }).error.code, "payload_too_large");
+  });
+
+  it("echoes a well-formed X-Request-Id and replaces a malformed one", async () => {
+    const echoed = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential, headers: { "X-Request-Id": "abc-123" } });
+    assert.equal(echoed.headers.get("x-request-id"), "abc-123");
+    const replaced = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential, headers: { "X-Request-Id": "bad id\u0001" } });
+    assert.match(replaced.headers.get("x-request-id") ?? "", /^req_[0-9A-Za-z]{22}$/);
+  });
+
+  it("answers 405 with Allow for a method the route does not serve", async () => {
+    const { DELETE } = methodsNotAllowed(["GET"]);
+    const response = await DELETE(new Request("http://localhost/api/partner/v1/pricing", { method: "DELETE" }), {
+      params: Promise.resolve({}),
+    });
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get("allow"), "GET");
+    assert.equal(((await response.json()) as { error: { code: string } }).error.code, "method_not_allowed");
+  });
+
+  it("answers 404 not_found for an unknown path under the API", async () => {
+    const response = await unknownPath.GET(new Request("http://localhost/api/partner/v1/nope"));
+    assert.equal(response.status, 404);
+    const body = (await response.json()) as { error: { code: string; request_id: string } };
+    assert.equal(body.error.code, "not_found");
+    assert.equal(body.error.request_id, response.headers.get("x-request-id"));
+  });
+
+  it("follows the injectable clock for the timestamp window", async () => {
+    clock.advance(10 * 60_000);
+    try {
+      const stale = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential });
+      assert.equal((stale.body as { error: { code: string } }).error.code, "invalid_timestamp");
+      const fresh = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential, timestamp: clock.nowSeconds() });
+      assert.equal(fresh.status, 200);
+    } finally {
+      clock.reset();
+    }
+  });
+});
+
+describe("rate limits", () => {
+  it("allows 60 search requests a minute; the 61st gets 429 with Retry-After", async () => {
+    const fresh = (await createTestPartner()).credential;
+    const remaining: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const result = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh });
+      assert.equal(result.status, 200, `request ${i + 1}`);
+      assert.equal(result.headers.get("ratelimit-limit"), "60");
+      remaining.push(Number(result.headers.get("ratelimit-remaining")));
+    }
+    assert.equal(remaining[0], 59);
+    assert.equal(remaining[59], 0);
+    const limited = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh });
+    assert.equal(limited.status, 429);
+    assert.equal((limited.body as { error: { code: string } }).error.code, "rate_limited");
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.equal(limited.headers.get("ratelimit-remaining"), "0");
+    assert.ok(Number(limited.headers.get("ratelimit-reset")) > 0);
+  });
+
+  it("keeps classes apart: write is 20/min and does not eat the search budget", async () => {
+    const fresh = (await createTestPartner()).credential;
+    for (let i = 0; i < 20; i++) {
+      const result = await callRoute(probeHandler, {
+        method: "POST",
+        url: "/api/partner/v1/probe",
+        credential: fresh,
+        body: { domain: "x.com", buyer: { email: "a@b.co" } },
+      });
+      assert.equal(result.status, 200, `write ${i + 1}`);
+    }
+    const limited = await callRoute(probeHandler, {
+      method: "POST",
+      url: "/api/partner/v1/probe",
+      credential: fresh,
+      body: { domain: "x.com", buyer: { email: "a@b.co" } },
+    });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get("ratelimit-limit"), "20");
+    const search = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh });
+    assert.equal(search.status, 200);
+    assert.equal(search.headers.get("ratelimit-remaining"), "59");
+  });
+
+  it("refills as time passes (one search request per second)", async () => {
+    const fresh = (await createTestPartner()).credential;
+    clock.freeze();
+    try {
+      for (let i = 0; i < 60; i++) await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh, timestamp: clock.nowSeconds() });
+      const limited = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh, timestamp: clock.nowSeconds() });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.headers.get("retry-after"), "1");
+      clock.advance(1000);
+      const again = await callRoute(searchProbe, { url: "/api/partner/v1/search-probe", credential: fresh, timestamp: clock.nowSeconds() });
+      assert.equal(again.status, 200);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it("is shared by separate connection pools, as by separate server processes", async () => {
+    const fresh = (await createTestPartner()).credential;
+    const pools = [createPool(resolveDatabaseUrl(), 5), createPool(resolveDatabaseUrl(), 5)];
+    try {
+      const attempts = Array.from({ length: 70 }, (_, i) => {
+        const pool = pools[i % 2]!;
+        const url = "/api/partner/v1/search-probe";
+        const request = new Request(`http://localhost${url}`, { headers: signRequest(fresh, { method: "GET", url }) });
+        return authenticatePartner(pool.db, request, { scopes: ["search"], rateClass: "search" }).then(
+          () => "ok",
+          (error: { code?: string }) => error.code ?? "error",
+        );
+      });
+      const outcomes = await Promise.all(attempts);
+      assert.equal(outcomes.filter((o) => o === "ok").length, 60);
+      assert.equal(outcomes.filter((o) => o === "rate_limited").length, 10);
+    } finally {
+      await Promise.all(pools.map((p) => p.sql.end()));
+    }
+  });
+});
