@@ -79,3 +79,11 @@ export function validationError(
   const summary = first ? `${first.path || "body"}: ${first.message}` : "invalid request";
   return new AppError("validation_error", summary, details);
 }
+
+/** PostgreSQL unique_violation (23505), as raised through postgres.js or wrapped by Drizzle. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
+}

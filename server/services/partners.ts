@@ -4,7 +4,7 @@ import { auditLog, credentials, partners, users, type Environment } from "@/db/s
 import type { Scope } from "@/server/http/contract";
 import { clock } from "@/server/clock";
 import { hashPassword, sealSecret } from "@/server/crypto";
-import { AppError } from "@/server/errors";
+import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId, randomBase62 } from "@/server/ids";
 
 // Partners, their dashboard users and their API credentials.
@@ -31,12 +31,13 @@ export async function createPartner(db: Db, input: CreatePartnerInput, actor: Ac
   const partnerId = newId("partner");
   const userId = newId("user");
   const passwordHash = await hashPassword(input.password ?? randomBase62(24));
-  return db.transaction(async (tx) => {
+  const duplicate = () => new AppError("conflict", `a user with email ${email} already exists`);
+  const created = db.transaction(async (tx) => {
     const [existing] = await tx
       .select({ id: users.id })
       .from(users)
       .where(sql`lower(${users.email}) = ${email}`);
-    if (existing) throw new AppError("conflict", `a user with email ${email} already exists`);
+    if (existing) throw duplicate();
     await tx.insert(partners).values({
       id: partnerId,
       name: input.name,
@@ -57,6 +58,10 @@ export async function createPartner(db: Db, input: CreatePartnerInput, actor: Ac
       data: { name: input.name, payment_model: input.paymentModel },
     });
     return { partnerId, userId, email };
+  });
+  // The unique index on lower(email) settles a race the check above cannot.
+  return created.catch((error: unknown) => {
+    throw isUniqueViolation(error) ? duplicate() : error;
   });
 }
 
