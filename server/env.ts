@@ -56,7 +56,7 @@ export function resetEnv(): void {
   cached = undefined;
 }
 
-export function loadEnv(source: NodeJS.ProcessEnv): Env {
+export function loadEnv(source: Record<string, string | undefined>): Env {
   const input = Object.fromEntries(
     Object.keys(schema.shape).map((key) => [key, source[key] === "" ? undefined : source[key]]),
   );

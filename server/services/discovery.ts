@@ -1,0 +1,398 @@
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { domains, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { AppError } from "@/server/errors";
+import { normalizeDomainName } from "./inventory";
+
+// Discovery reads of the inventory: keyword search, one listing's details,
+// availability and pricing. Every query filters by the credential's environment.
+//
+// Availability invariant, shared with quotes and orders: a listing is available
+// to partner P when its status is `listed`, no order other than a refunded or
+// cancelled one exists for it, and no unexpired, unconverted quote of another
+// partner holds it. P's own quote does not hide the domain from P.
+
+export type VisibleStatus = "listed" | "reserved" | "sold";
+
+/**
+ * SQL condition "the listing `domainId` is held for someone other than `partnerId`":
+ * an active order, or another partner's unexpired quote. Other services (quotes,
+ * checkout) use the same rule so that discovery never promises what they refuse.
+ */
+export function heldForOthersSql(domainId: SQL | AnyPgColumn, environment: Environment, partnerId: string): SQL {
+  const now = clock.now().toISOString();
+  return sql`(exists (
+      select 1 from orders o
+      where o.domain_id = ${domainId} and o.environment = ${environment} and o.status not in ('REFUNDED', 'CANCELLED')
+    ) or exists (
+      select 1 from quotes q
+      where q.domain_id = ${domainId} and q.environment = ${environment} and q.expires_at > ${now}::timestamptz
+        and q.order_id is null and q.partner_id <> ${partnerId}
+    ))`;
+}
+
+// --- search ------------------------------------------------------------------------
+
+export interface SearchParams {
+  environment: Environment;
+  partnerId: string;
+  q: string;
+  limit: number;
+}
+
+export interface ParsedQuery {
+  /** The query as understood: lowercased, scheme, www and paths removed. */
+  text: string;
+  /** Distinct words, letters and digits only (safe inside to_tsquery). */
+  words: string[];
+  /** The words run together, as a label would be written. */
+  compact: string;
+  /** A TLD typed in the query ("pizza .io", "pizza.io"), else null. */
+  tld: string | null;
+  /** The full name the query names, when it names one. */
+  exactName: string | null;
+}
+
+export interface SearchHit {
+  name: string;
+  label: string;
+  tld: string;
+  status: "listed" | "reserved";
+  available: boolean;
+  priceCents: number;
+  currency: string;
+  vertical: string | null;
+  score: number;
+}
+
+export interface SearchResults {
+  query: string;
+  hits: SearchHit[];
+}
+
+const MAX_WORDS = 8;
+const MAX_WORD_LENGTH = 63;
+/** Below this combined score a candidate is noise; nonsense queries return nothing. */
+export const RELEVANCE_FLOOR = 0.4;
+const TLD_BONUS = 0.1;
+/**
+ * A domain sharing at least one whole (or prefix) word with the query starts
+ * from this keyword score, so filler words in a long query ("cheap pizza
+ * delivery near me") lower a real match's rank but cannot push it under the floor.
+ */
+const MATCH_BASE = 0.45;
+/** Filler that says nothing about a name; dropped unless the query is nothing else. */
+const STOP_WORDS = new Set(["a", "an", "the", "for", "of", "and", "or", "in", "on", "to", "with", "domain", "domains", "name", "names", "website", "site"]);
+const TLD_PATTERN = /^[a-z][a-z0-9-]{1,62}(\.[a-z][a-z0-9-]{1,62})?$/;
+
+/** Splits like tokenizeLabel: on anything but letters and digits, and between letters and digits. */
+function splitWords(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}]+|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u).filter(Boolean);
+}
+
+/** Removes a URL scheme, credentials, `www.`, a port, a path, a query and a fragment from one token. */
+function stripUrl(token: string): string {
+  let t = token.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
+  if (t !== token || /[/?#]/.test(t)) t = t.replace(/^[^/?#]*@/, "").replace(/[/?#].*$/, "");
+  return t.replace(/^www\./, "").replace(/:\d+$/, "");
+}
+
+export function parseSearchQuery(q: string): ParsedQuery {
+  const tokens = q.toLowerCase().trim().split(/[\s,;]+/).map(stripUrl).filter(Boolean);
+  let tld: string | null = null;
+  let exactName: string | null = null;
+  const wordSource: string[] = [];
+  for (const token of tokens) {
+    if (token.startsWith(".")) {
+      const candidate = token.slice(1).replace(/\.$/, "");
+      if (TLD_PATTERN.test(candidate)) {
+        tld = candidate;
+        continue;
+      }
+    }
+    const dot = token.indexOf(".");
+    const rest = dot > 0 ? token.slice(dot + 1).replace(/\.$/, "") : "";
+    if (dot > 0 && rest && TLD_PATTERN.test(rest)) {
+      tld = rest;
+      wordSource.push(token.slice(0, dot));
+      if (tokens.length === 1) exactName = tryNormalize(token);
+      continue;
+    }
+    wordSource.push(token);
+  }
+  const all = [...new Set(wordSource.flatMap(splitWords).map((w) => w.slice(0, MAX_WORD_LENGTH)))];
+  const meaningful = all.filter((w) => !STOP_WORDS.has(w));
+  const words = (meaningful.length > 0 ? meaningful : all).slice(0, MAX_WORDS);
+  const compact = words.join("").slice(0, MAX_WORD_LENGTH);
+  if (!exactName && tld && compact) exactName = tryNormalize(`${compact}.${tld}`);
+  const text = [...wordSource, ...(tld && !exactName ? [`.${tld}`] : [])].join(" ");
+  return { text: exactName ?? text, words, compact, tld, exactName };
+}
+
+function tryNormalize(name: string): string | null {
+  try {
+    return normalizeDomainName(name);
+  } catch {
+    return null;
+  }
+}
+
+type SearchRow = {
+  name: string;
+  label: string;
+  tld: string;
+  price_cents: string | number;
+  currency: string;
+  vertical: string | null;
+  score: number;
+  held: boolean;
+};
+
+/**
+ * Keyword + trigram search over the environment's listed domains, in one round
+ * trip. Candidates come from indexes only (exact name via the unique index,
+ * words via the FTS GIN index on tokens, typos via the trigram GIN index on
+ * name); scoring runs on candidates alone. The score is the best of:
+ *   - exact name: always first;
+ *   - label equal to the query's words run together: 0.95;
+ *   - keywords: 0.85 x coverage + 0.1 x label similarity, where each query word
+ *     scores 1 as a whole word of the name, 0.95 as a plural of one, 0.75 as a
+ *     prefix of one, else 0.8 x its trigram word similarity to the label, and
+ *     coverage is their mean (lifted to at least MATCH_BASE when any word matched);
+ *   - trigram similarity of the label to the words run together: x 0.85;
+ *   - trigram word similarity of the same: x 0.7;
+ * plus TLD_BONUS when the query named the TLD. Below RELEVANCE_FLOOR is noise.
+ */
+export async function searchDomains(db: Db, params: SearchParams): Promise<SearchResults> {
+  const parsed = parseSearchQuery(params.q);
+  const query = buildSearchSql(parsed, params);
+  if (!query) return { query: parsed.text, hits: [] };
+  const rows = await db.execute<SearchRow>(query);
+  return {
+    query: parsed.text,
+    hits: rows.map((row) => ({
+      name: row.name,
+      label: row.label,
+      tld: row.tld,
+      status: row.held ? "reserved" : "listed",
+      available: !row.held,
+      priceCents: toCents(row.price_cents),
+      currency: row.currency,
+      vertical: row.vertical,
+      score: Math.round(Number(row.score) * 1000) / 1000,
+    })),
+  };
+}
+
+/** The one statement of a search (exported so tests and benchmarks can EXPLAIN it); null when nothing to match. */
+export function buildSearchSql(parsed: ParsedQuery, params: Omit<SearchParams, "q">): SQL | null {
+  const { words, compact, tld, exactName } = parsed;
+  if (words.length === 0) return null;
+
+  // Prefix matches for words of 3+ letters; a plural also matches its singular ("dogs" -> "dog").
+  const anyWord = words
+    .flatMap((w) => [w.length >= 3 ? `${w}:*` : w, ...(w.length >= 4 && w.endsWith("s") ? [w.slice(0, -1)] : [])])
+    .join(" | ");
+  const typoWords = words.filter((w) => w.length >= 4 && w !== compact);
+  const candidates: SQL[] = [sql`to_tsvector('simple', d.tokens) @@ to_tsquery('simple', ${anyWord}::text)`];
+  if (exactName) candidates.push(sql`d.name = ${exactName}::text`);
+  if (compact.length >= 3) candidates.push(sql`d.name % ${compact}::text`, sql`${compact}::text <% d.name`);
+  for (const w of typoWords) candidates.push(sql`${w}::text <% d.name`);
+
+  return sql`
+    select top.name, top.label, top.tld, top.price_cents, top.currency, top.vertical,
+      least(1.0, top.score)::float8 as score,
+      ${heldForOthersSql(sql`top.id`, params.environment, params.partnerId)} as held
+    from (
+      select r.* from (
+        select s.*,
+          case when s.exact then 2.0
+            else greatest(
+                case when s.label_eq then 0.95 else 0 end,
+                0.85 * s.words_score + 0.1 * s.sim,
+                0.85 * s.sim,
+                0.7 * s.wsim
+              ) + case when s.tld = ${tld}::text then ${TLD_BONUS}::float8 else 0 end
+          end as score
+        from (
+          select d.id, d.name, d.label, d.tld, d.price_cents, d.currency, d.vertical,
+            coalesce(d.name = ${exactName}::text, false) as exact,
+            replace(d.label, '-', '') = ${compact}::text as label_eq,
+            similarity(${compact}::text, d.label) as sim,
+            word_similarity(${compact}::text, d.label) as wsim,
+            case when ws.best_keyword > 0 then ${MATCH_BASE}::float8 + ${1 - MATCH_BASE}::float8 * ws.words_avg
+              else ws.words_avg end as words_score
+          from domains d
+          cross join lateral (
+            select avg(greatest(m.keyword, 0.8 * m.typo)) as words_avg, max(m.keyword) as best_keyword
+            from (
+              select
+                case
+                  when to_tsvector('simple', d.tokens) @@ to_tsquery('simple', w) then 1.0
+                  when length(w) >= 4 and w like '%s' and to_tsvector('simple', d.tokens) @@ to_tsquery('simple', left(w, -1)) then 0.95
+                  when length(w) >= 3 and to_tsvector('simple', d.tokens) @@ to_tsquery('simple', w || ':*') then 0.75
+                  else 0.0
+                end as keyword,
+                word_similarity(w, d.label) as typo
+              from unnest(string_to_array(${words.join(" ")}::text, ' ')) as w
+            ) m
+          ) ws
+          where d.environment = ${params.environment} and d.status = 'listed'
+            and (${sql.join(candidates, sql` or `)})
+        ) s
+      ) r
+      where r.score >= ${RELEVANCE_FLOOR}
+      order by r.score desc, length(r.label), r.name
+      limit ${params.limit}
+    ) top
+    order by top.score desc, length(top.label), top.name
+  `;
+}
+
+/** bigint columns arrive as strings from raw SQL; money stays an exact integer. */
+function toCents(value: string | number): number {
+  const cents = Number(value);
+  if (!Number.isSafeInteger(cents)) throw new Error(`price ${value} is not a safe integer`);
+  return cents;
+}
+
+export function serializeSearchResults(results: SearchResults) {
+  return {
+    query: results.query,
+    results: results.hits.map((hit) => ({
+      domain: hit.name,
+      available: hit.available,
+      status: hit.status,
+      sale_price_cents: hit.priceCents,
+      currency: hit.currency,
+      tld: hit.tld,
+      vertical: hit.vertical,
+      score: hit.score,
+    })),
+  };
+}
+
+// --- one listing -------------------------------------------------------------------
+
+export interface ListingLookup {
+  environment: Environment;
+  partnerId: string;
+  /** Already normalised (the contracts do it), or raw: normalised again here. */
+  domain: string;
+}
+
+export interface ListingView {
+  name: string;
+  label: string;
+  tld: string;
+  status: VisibleStatus;
+  available: boolean;
+  priceCents: number;
+  floorPriceCents: number | null;
+  currency: string;
+  tokens: string;
+  vertical: string | null;
+  description: string | null;
+  registeredYear: number | null;
+}
+
+/** The listing as the partner sees it (removed listings do not exist), in one query. */
+async function findListing(db: Db, input: ListingLookup): Promise<ListingView | undefined> {
+  const name = normalizeDomainName(input.domain);
+  const [row] = await db
+    .select({
+      name: domains.name,
+      label: domains.label,
+      tld: domains.tld,
+      status: domains.status,
+      priceCents: domains.priceCents,
+      floorPriceCents: domains.floorPriceCents,
+      currency: domains.currency,
+      tokens: domains.tokens,
+      vertical: domains.vertical,
+      description: domains.description,
+      registeredYear: domains.registeredYear,
+      held: sql<boolean>`${heldForOthersSql(domains.id, input.environment, input.partnerId)}`,
+    })
+    .from(domains)
+    .where(and(eq(domains.environment, input.environment), eq(domains.name, name), ne(domains.status, "removed")));
+  if (!row) return undefined;
+  const { held, status, ...rest } = row;
+  const visible: VisibleStatus = status === "sold" ? "sold" : status === "reserved" || held ? "reserved" : "listed";
+  return { ...rest, status: visible, available: visible === "listed" };
+}
+
+export async function getDomainDetails(db: Db, input: ListingLookup): Promise<ListingView> {
+  const listing = await findListing(db, input);
+  if (!listing) throw new AppError("not_found", `${normalizeDomainName(input.domain)} is not listed`);
+  return listing;
+}
+
+export interface AvailabilityView {
+  name: string;
+  /** Null when the domain is not in the environment's inventory (never listed, or removed). */
+  listing: ListingView | null;
+}
+
+/** Never throws not_found: an unlisted domain is simply unavailable. */
+export async function getAvailability(db: Db, input: ListingLookup): Promise<AvailabilityView> {
+  const name = normalizeDomainName(input.domain);
+  return { name, listing: (await findListing(db, { ...input, domain: name })) ?? null };
+}
+
+/** Prices of a listing on the market; a sold, removed or unknown domain is not_found. */
+export async function getPricing(db: Db, input: ListingLookup): Promise<ListingView> {
+  const listing = await findListing(db, input);
+  if (!listing || listing.status === "sold") {
+    throw new AppError("not_found", `${normalizeDomainName(input.domain)} is not listed`);
+  }
+  return listing;
+}
+
+/** Prices are shown while the listing is on the market, hidden once sold. */
+function onMarket(listing: ListingView): boolean {
+  return listing.status !== "sold";
+}
+
+export function serializeDomainDetails(listing: ListingView) {
+  const shown = onMarket(listing);
+  return {
+    domain: listing.name,
+    available: listing.available,
+    status: listing.status,
+    sale_price_cents: shown ? listing.priceCents : null,
+    floor_price_cents: shown ? listing.floorPriceCents : null,
+    currency: listing.currency,
+    label: listing.label,
+    tld: listing.tld,
+    length: listing.label.length,
+    keywords: listing.tokens.split(" ").filter(Boolean),
+    vertical: listing.vertical,
+    description: listing.description,
+    registered_year: listing.registeredYear,
+  };
+}
+
+export function serializeAvailability(view: AvailabilityView) {
+  const { listing } = view;
+  const shown = listing !== null && onMarket(listing);
+  return {
+    domain: view.name,
+    available: listing?.available ?? false,
+    status: listing?.status ?? ("unlisted" as const),
+    sale_price_cents: shown ? listing.priceCents : null,
+    currency: shown ? listing.currency : null,
+  };
+}
+
+export function serializePricing(listing: ListingView) {
+  return {
+    domain: listing.name,
+    available: listing.available,
+    sale_price_cents: listing.priceCents,
+    floor_price_cents: listing.floorPriceCents,
+    currency: listing.currency,
+  };
+}
