@@ -1,0 +1,143 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/app/providers";
+import { OPENAPI_URL } from "@/components/shell/brand";
+import {
+  Alert,
+  Badge,
+  Button,
+  buttonClasses,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Code,
+  PageHeader,
+  Skeleton,
+  Stat,
+} from "@/components/ui";
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
+const paymentModels = {
+  mor: { label: "Merchant of record", hint: "You charge buyers and record sales with POST /orders." },
+  non_mor: { label: "Hosted checkout", hint: "Buyers pay on our checkout page; you earn commission." },
+} as const;
+
+export function PartnerOverview() {
+  const trpc = useTRPC();
+  const overview = useQuery(trpc.partner.overview.queryOptions());
+
+  if (overview.isPending) {
+    return (
+      <div className="space-y-8" aria-busy="true">
+        <span className="sr-only">Loading your dashboard…</span>
+        <div className="space-y-2">
+          <Skeleton className="h-8 w-64" />
+          <Skeleton className="h-4 w-48" />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          {[0, 1, 2].map((key) => (
+            <Skeleton key={key} className="h-28 rounded-xl" />
+          ))}
+        </div>
+      </div>
+    );
+  }
+
+  if (overview.isError) {
+    return (
+      <Alert tone="danger" title="We couldn't load your dashboard">
+        <p>{overview.error.message}</p>
+        <Button variant="secondary" size="sm" className="mt-3" onClick={() => void overview.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+
+  const { partner, credentials, sandboxInventoryCount } = overview.data;
+  const model = paymentModels[partner.paymentModel];
+  return (
+    <div className="space-y-8">
+      <PageHeader
+        title={<span data-testid="partner-name">{partner.name}</span>}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <Badge tone="brand" data-testid="payment-model">
+              {model.label}
+            </Badge>
+            {partner.isAffiliate ? <Badge tone="success">Affiliate</Badge> : null}
+            {partner.liveApproved ? <Badge tone="info">Live approved</Badge> : <Badge>Sandbox only</Badge>}
+            <span className="text-faint">{model.hint}</span>
+          </span>
+        }
+        actions={
+          <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary" })}>
+            API reference
+          </a>
+        }
+      />
+
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Stat
+          testId="sandbox-inventory"
+          label="Sandbox inventory"
+          value={<span data-value={sandboxInventoryCount}>{numberFormat.format(sandboxInventoryCount)}</span>}
+          hint="Test domains your sandbox keys can search and buy"
+        />
+        <Stat
+          testId="sandbox-keys"
+          label="Sandbox keys"
+          value={numberFormat.format(credentials.sandbox)}
+          hint="Active credentials in sandbox"
+        />
+        <Stat
+          testId="live-keys"
+          label="Live keys"
+          value={numberFormat.format(credentials.live)}
+          hint={
+            credentials.live
+              ? "Active credentials in production"
+              : partner.liveApproved
+                ? "Production access approved"
+                : "Available after production approval"
+          }
+        />
+      </dl>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Next steps</CardTitle>
+          <CardDescription>From sandbox keys to your first test order.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ol className="space-y-3 text-sm text-muted">
+            <li>
+              <span className="font-medium text-ink">1. Create a sandbox key.</span> The secret is shown once; keep it
+              on your server.
+            </li>
+            <li>
+              <span className="font-medium text-ink">2. Sign a search request.</span> Call{" "}
+              <Code>GET /api/partner/v1/domains/search?q=…</Code> with the four <Code>X-Service-*</Code> headers.
+            </li>
+            <li>
+              <span className="font-medium text-ink">3. Sell a test domain.</span>{" "}
+              {partner.paymentModel === "mor" ? (
+                <>
+                  Quote it with <Code>POST /quotes</Code>, then record the sale with <Code>POST /orders</Code>.
+                </>
+              ) : (
+                <>
+                  Create a hosted checkout link with <Code>POST /checkout-session</Code> and complete the payment.
+                </>
+              )}
+            </li>
+          </ol>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

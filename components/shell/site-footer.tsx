@@ -1,0 +1,22 @@
+import { clock } from "@/server/clock";
+import { OPENAPI_URL, PRODUCT_NAME } from "./brand";
+
+export function SiteFooter() {
+  return (
+    <footer className="border-t border-line bg-surface">
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-6 text-sm text-muted sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>
+          © {clock.now().getUTCFullYear()} {PRODUCT_NAME}
+        </p>
+        <nav aria-label="Footer" className="flex gap-4">
+          <a href={OPENAPI_URL} className="rounded-sm hover:text-ink">
+            API reference
+          </a>
+          <a href="/api/health" className="rounded-sm hover:text-ink">
+            Status
+          </a>
+        </nav>
+      </div>
+    </footer>
+  );
+}

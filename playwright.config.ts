@@ -1,0 +1,61 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Browser tests against the built app, served by the same start script as
+// `npm start` (build if stale, migrate, seed demo data). `npm test -- e2e`
+// provides DATABASE_URL; the server gets its own port so a running
+// development server on 3000 is left alone.
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: "list",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    baseURL,
+    headless: true,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        // Debian's Chromium; Playwright's own browser download is not available here.
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "node --import tsx scripts/start.ts",
+    url: `${baseURL}/api/health`,
+    // A cold start may include `next build` on two cores.
+    timeout: 300_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      APP_URL: baseURL,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
