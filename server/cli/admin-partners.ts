@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { approveLive, createCredential, createPartner, createUser, revokeCredential } from "@/server/services/partners";
+import { defineCommand } from "./admin-commands";
+import { flag } from "./args";
+
+// partner:*, credential:* and user:* of the operations CLI.
+
+const password = () => flag.text("value").min(8, "must be at least 8 characters");
+
+export const partnerCommands = {
+  "partner:create": defineCommand({
+    summary: "Create a partner and its dashboard login (MoR unless --non-mor)",
+    usage: "--name N --email E [--password P] [--mor | --non-mor] [--affiliate] [--live-approved]",
+    booleans: ["mor", "non-mor", "affiliate", "live-approved"],
+    flags: z
+      .strictObject({
+        name: flag.text("name"),
+        email: flag.email(),
+        password: password().optional(),
+        mor: flag.bool(),
+        "non-mor": flag.bool(),
+        affiliate: flag.bool(),
+        "live-approved": flag.bool(),
+      })
+      .refine((f) => !(f.mor && f["non-mor"]), { path: ["non-mor"], message: "cannot be combined with --mor" }),
+    async run(ctx, f) {
+      const partner = await createPartner(
+        await ctx.db(),
+        {
+          name: f.name,
+          email: f.email,
+          password: f.password,
+          paymentModel: f["non-mor"] ? "non_mor" : "mor",
+          isAffiliate: f.affiliate ?? false,
+          liveApproved: f["live-approved"] ?? false,
+        },
+        ctx.actor,
+      );
+      return { partner_id: partner.partnerId, email: partner.email };
+    },
+  }),
+
+  "partner:approve-live": defineCommand({
+    summary: "Approve a partner's production access so live credentials can be created",
+    usage: "--partner ID",
+    flags: z.strictObject({ partner: flag.text("partner id") }),
+    async run(ctx, f) {
+      const result = await approveLive(await ctx.db(), { partnerId: f.partner }, ctx.actor);
+      return { partner_id: result.partnerId, live_approved_at: result.liveApprovedAt.toISOString() };
+    },
+  }),
+
+  "credential:create": defineCommand({
+    summary: "Issue an API key pair; the secret is shown only in this output",
+    usage: "--partner ID --env sandbox|live --scopes search,buy,... [--label L]",
+    flags: z.strictObject({
+      partner: flag.text("partner id"),
+      env: flag.env(),
+      scopes: flag.scopes(),
+      label: flag.text("label").optional(),
+    }),
+    async run(ctx, f) {
+      const credential = await createCredential(
+        await ctx.db(),
+        { partnerId: f.partner, environment: f.env, scopes: f.scopes, label: f.label },
+        ctx.actor,
+      );
+      return { key_id: credential.keyId, secret: credential.secret, env: credential.environment, scopes: credential.scopes };
+    },
+  }),
+
+  "credential:revoke": defineCommand({
+    summary: "Revoke a credential at once",
+    usage: "--key KEY_ID",
+    flags: z.strictObject({ key: flag.text("key id") }),
+    async run(ctx, f) {
+      const result = await revokeCredential(await ctx.db(), { keyId: f.key }, ctx.actor);
+      return { key_id: result.keyId, revoked_at: result.revokedAt?.toISOString() ?? null };
+    },
+  }),
+
+  "user:create": defineCommand({
+    summary: "Create a marketplace account (buyer; signs in for OAuth)",
+    usage: "--email E --password P [--name N]",
+    flags: z.strictObject({ email: flag.email(), password: password(), name: flag.text("name").optional() }),
+    async run(ctx, f) {
+      const user = await createUser(await ctx.db(), { email: f.email, password: f.password, name: f.name, role: "customer" });
+      return { user_id: user.userId, email: user.email };
+    },
+  }),
+};

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { seedDemoData } from "@/db/seed";
+import { defineCommand, helpFor, type CommandTable } from "./admin-commands";
+import { inventoryCommands } from "./admin-inventory";
+import { partnerCommands } from "./admin-partners";
+
+// Every command of `npm run admin`. A feature adds its commands by spreading its
+// own table here (order:*, settlement:run, brokerage:advance, oauth:revoke).
+
+export const commands: CommandTable = {
+  help: defineCommand({
+    summary: "List the commands",
+    usage: "",
+    flags: z.strictObject({}),
+    run: async () => helpFor(commands),
+  }),
+  ...partnerCommands,
+  ...inventoryCommands,
+  seed: defineCommand({
+    summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
+    usage: "",
+    flags: z.strictObject({}),
+    async run(ctx) {
+      const result = await seedDemoData(await ctx.db());
+      return {
+        seeded: result.seeded,
+        inserted: { sandbox_domains: result.sandboxDomains, live_domains: result.liveDomains },
+        ms: result.ms,
+      };
+    },
+  }),
+};

@@ -1,0 +1,53 @@
+import { demoLogins } from "@/db/seed";
+
+// The text `npm start` prints once the service answers: everything needed to
+// try it, so a newcomer never has to read the database to find a login or key.
+
+export interface BannerInput {
+  appUrl: string;
+  mcpUrl: string;
+  startedInMs: number;
+  timings: [string, number][];
+  demo?: { keyId: string; secret: string; exampleDomain?: string };
+  /** Settings the example command needs in another terminal, e.g. DATA_DIR=/tmp/x. */
+  examplePrefix: string;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function startBanner(input: BannerInput): string {
+  const rule = "─".repeat(72);
+  const lines = [
+    rule,
+    ` Partner Domain Marketplace is ready at ${input.appUrl}   (started in ${seconds(input.startedInMs)})`,
+    `   ${input.timings.map(([step, ms]) => `${step} ${seconds(ms)}`).join(", ")}`,
+    "",
+  ];
+  if (input.demo) {
+    const { mor, nonMor, admin, buyer } = demoLogins;
+    const example = `${input.examplePrefix}npm run --silent partner -- GET '/api/partner/v1/availability?domain=${input.demo.exampleDomain ?? "example.com"}'`;
+    lines.push(
+      " Demo logins",
+      `   MoR partner      ${mor.email} / ${mor.password}        (${mor.name}, live approved)`,
+      `   non-MoR partner  ${nonMor.email} / ${nonMor.password}     (${nonMor.name}, affiliate)`,
+      `   admin            ${admin.email} / ${admin.password}`,
+      `   buyer            ${buyer.email} / ${buyer.password}      (marketplace and OAuth sign-in)`,
+      "",
+      ` Sandbox credential of ${mor.name} (all scopes)`,
+      `   key id   ${input.demo.keyId}`,
+      `   secret   ${input.demo.secret}`,
+      "",
+      " Try a signed request (another terminal):",
+      `   ${example}`,
+      "",
+    );
+  } else {
+    lines.push(" Demo data skipped (SEED_DEMO=false): create partners with `npm run --silent admin -- help`.", "");
+  }
+  lines.push(
+    ` Health ${input.appUrl}/api/health   MCP ${input.mcpUrl}/mcp   Operations: npm run --silent admin -- help`,
+    " Ctrl+C stops the web server; the embedded database keeps running until `npm run db:stop`.",
+    rule,
+  );
+  return lines.join("\n");
+}
