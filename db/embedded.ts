@@ -35,7 +35,10 @@ function paths() {
 
 function readState(): EmbeddedState | undefined {
   const file = paths().state;
-  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as EmbeddedState) : undefined;
+  // Read at run time only; the comments keep Next's tracer from bundling all of DATA_DIR.
+  return existsSync(/*turbopackIgnore: true*/ file)
+    ? (JSON.parse(readFileSync(/*turbopackIgnore: true*/ file, "utf8")) as EmbeddedState)
+    : undefined;
 }
 
 function urlFor(state: EmbeddedState, database = DATABASE): string {

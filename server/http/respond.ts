@@ -22,9 +22,15 @@ export function jsonResponse(body: unknown, status: number, headers: Record<stri
  * Any thrown value -> the JSON error response. AppErrors keep their status;
  * anything else is logged with the request id and becomes 500 internal_error.
  */
-export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  error: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+  /** Overrides the code's status (health answers 503 for an unreachable database). */
+  status?: number,
+): Response {
   const appError = toAppError(error, requestId);
-  return jsonResponse(errorBody(appError, requestId), appError.status, {
+  return jsonResponse(errorBody(appError, requestId), status ?? appError.status, {
     ...headers,
     ...appError.headers,
     "x-request-id": requestId,
