@@ -7,7 +7,7 @@ import * as schema from "./schema";
 import { resolveDatabaseUrl } from "./embedded";
 
 export type Schema = typeof schema;
-export type Database = PostgresJsDatabase<Schema>;
+export type Database = PostgresJsDatabase<Schema> & { $client: postgres.Sql };
 export type Transaction = PgTransaction<PostgresJsQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** What services take: the pool or a caller's transaction. */
 export type Db = Database | Transaction;

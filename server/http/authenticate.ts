@@ -1,6 +1,5 @@
-import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { credentials, partners, type Environment } from "@/db/schema";
+import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { openSecret, safeEqual } from "@/server/crypto";
 import { AppError } from "@/server/errors";
@@ -137,23 +136,30 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-async function findCredential(db: Database, keyId: string) {
-  const [row] = await db
-    .select({
-      id: credentials.id,
-      keyId: credentials.keyId,
-      partnerId: credentials.partnerId,
-      environment: credentials.environment,
-      secretSealed: credentials.secretSealed,
-      scopes: credentials.scopes,
-      revokedAt: credentials.revokedAt,
-      paymentModel: partners.paymentModel,
-      isAffiliate: partners.isAffiliate,
-    })
-    .from(credentials)
-    .innerJoin(partners, eq(partners.id, credentials.partnerId))
-    .where(eq(credentials.keyId, keyId));
-  return row;
+// The two queries below run on every signed request, so they go straight to the
+// postgres.js client (prepared once per connection by query text) instead of
+// building SQL through Drizzle each time.
+
+interface CredentialRow {
+  id: string;
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  secretSealed: string;
+  scopes: string[];
+  revokedAt: string | null;
+  paymentModel: "mor" | "non_mor";
+  isAffiliate: boolean;
+}
+
+async function findCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
+  const rows = await db.$client<CredentialRow[]>`
+    select c.id, c.key_id as "keyId", c.partner_id as "partnerId", c.environment,
+           c.secret_sealed as "secretSealed", c.scopes, c.revoked_at as "revokedAt",
+           p.payment_model as "paymentModel", p.is_affiliate as "isAffiliate"
+    from credentials c join partners p on p.id = c.partner_id
+    where c.key_id = ${keyId}`;
+  return rows[0];
 }
 
 async function readBody(request: Request): Promise<Uint8Array> {
@@ -178,23 +184,12 @@ async function recordRequest(
   db: Database,
   input: { credentialId: string; nonce: string; bucket: string | null; limit: number },
 ): Promise<GateResult> {
+  // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
-  const rows = await db.execute<{
-    replay: boolean;
-    allowed: boolean;
-    remaining: number;
-    reset_ms: number;
-    retry_after_ms: number;
-  }>(
-    sql`select * from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}::timestamptz, ${NONCE_TTL_MS}, ${input.bucket}, ${input.limit}, 60000)`,
-  );
-  const row = rows[0];
+  const [row] = await db.$client<GateResult[]>`
+    select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
+    from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},
+                              ${input.bucket}, ${input.limit}, 60000)`;
   if (!row) throw new Error("partner_request_gate returned no row");
-  return {
-    replay: row.replay,
-    allowed: row.allowed,
-    remaining: row.remaining,
-    resetMs: row.reset_ms,
-    retryAfterMs: row.retry_after_ms,
-  };
+  return row;
 }
