@@ -2,30 +2,15 @@
 // what the route itself costs, to set against bench/throughput.ts.
 //   npm run --silent bench:in-process       BENCH_REQUESTS, BENCH_CONCURRENCY adjust it
 import { performance } from "node:perf_hooks";
-import { closeDb, getDb } from "@/db/client";
-import { ensureDatabase } from "@/db/embedded";
-import { migrateDatabase } from "@/db/migrate";
+import { closeDb } from "@/db/client";
 import { GET } from "@/app/api/partner/v1/availability/route";
-import { createCredential, createPartner } from "@/server/services/partners";
-import { addDomain } from "@/server/services/inventory";
-import { signRequest, type PartnerCredentials } from "@/server/signing/client";
-import { randomBase62 } from "@/server/ids";
+import { signRequest } from "@/server/signing/client";
+import { prepareBenchData } from "./setup";
 
 const total = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-process.env.DATABASE_URL ??= await ensureDatabase();
-await migrateDatabase(process.env.DATABASE_URL);
-const db = getDb();
-const suffix = randomBase62(8).toLowerCase();
-const partner = await createPartner(db, { name: `Bench ${suffix}`, email: `bench-${suffix}@bench.example`, paymentModel: "mor" });
-const pool: PartnerCredentials[] = [];
-for (let i = 0; i < Math.ceil(total / 50); i++) {
-  const created = await createCredential(db, { partnerId: partner.partnerId, environment: "sandbox", scopes: ["search"] });
-  pool.push({ keyId: created.keyId, secret: created.secret });
-}
-const domain = `bench${suffix}.com`;
-await addDomain(db, { environment: "sandbox", name: domain, priceCents: 250_00 });
+const { pool, domain } = await prepareBenchData(Math.ceil(total / 50), { keepOpen: true });
 const url = `/api/partner/v1/availability?domain=${domain}`;
 
 let next = 0;

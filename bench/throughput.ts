@@ -8,32 +8,15 @@
 // requests a minute per credential, so the load is spread over a pool of bench
 // credentials: what is measured is the accepted path, not 429s.
 import autocannon from "autocannon";
-import { closeDb, getDb } from "@/db/client";
-import { ensureDatabase } from "@/db/embedded";
-import { migrateDatabase } from "@/db/migrate";
-import { createCredential, createPartner } from "@/server/services/partners";
-import { addDomain } from "@/server/services/inventory";
-import { signRequest, type PartnerCredentials } from "@/server/signing/client";
-import { randomBase62 } from "@/server/ids";
+import { signRequest } from "@/server/signing/client";
+import { prepareBenchData } from "./setup";
 
 const baseUrl = (process.env.BENCH_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-process.env.DATABASE_URL ??= await ensureDatabase();
-await migrateDatabase(process.env.DATABASE_URL);
-const db = getDb();
-const suffix = randomBase62(8).toLowerCase();
-const partner = await createPartner(db, { name: `Bench ${suffix}`, email: `bench-${suffix}@bench.example`, paymentModel: "mor" });
-const pool: PartnerCredentials[] = [];
-const needed = Math.ceil(((seconds + 5) * 3000) / 60); // headroom for 3k req/s
-for (let i = 0; i < needed; i++) {
-  const created = await createCredential(db, { partnerId: partner.partnerId, environment: "sandbox", scopes: ["search"] });
-  pool.push({ keyId: created.keyId, secret: created.secret });
-}
-const domain = `bench${suffix}.com`;
-await addDomain(db, { environment: "sandbox", name: domain, priceCents: 250_00 });
-await closeDb();
+// Headroom for 3k req/s: each key allows a burst of 60 and one more a second.
+const { pool, domain } = await prepareBenchData(Math.ceil(((seconds + 5) * 3000) / 60));
 
 interface Figures {
   rps: number;

@@ -1,0 +1,29 @@
+import { closeDb, getDb } from "@/db/client";
+import { ensureDatabase } from "@/db/embedded";
+import { migrateDatabase } from "@/db/migrate";
+import { randomBase62 } from "@/server/ids";
+import { addDomain } from "@/server/services/inventory";
+import { createCredential, createPartner } from "@/server/services/partners";
+import type { PartnerCredentials } from "@/server/signing/client";
+
+/**
+ * A bench partner with `credentials` search keys and one listed sandbox domain,
+ * in the same database the server uses. Signed search traffic is limited to 60
+ * requests a minute per key, so benchmarks spread their load over the pool.
+ */
+export async function prepareBenchData(credentials: number, options: { keepOpen?: boolean } = {}) {
+  process.env.DATABASE_URL ??= await ensureDatabase();
+  await migrateDatabase(process.env.DATABASE_URL);
+  const db = getDb();
+  const suffix = randomBase62(8).toLowerCase();
+  const partner = await createPartner(db, { name: `Bench ${suffix}`, email: `bench-${suffix}@bench.example`, paymentModel: "mor" });
+  const pool: PartnerCredentials[] = [];
+  for (let i = 0; i < credentials; i++) {
+    const created = await createCredential(db, { partnerId: partner.partnerId, environment: "sandbox", scopes: ["search"] });
+    pool.push({ keyId: created.keyId, secret: created.secret });
+  }
+  const domain = `bench${suffix}.com`;
+  await addDomain(db, { environment: "sandbox", name: domain, priceCents: 250_00 });
+  if (!options.keepOpen) await closeDb();
+  return { pool, domain };
+}
