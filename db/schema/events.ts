@@ -1,25 +1,37 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, environment, updatedAt } from "./columns";
+import type { EventType } from "@/server/webhooks/catalog";
 import { partners } from "./partners";
 
 /**
  * The event outbox and history: written in the same transaction as the change
  * that causes it, read by GET /events and by the delivery worker.
+ *
+ * `seq` is the public order. It is not taken at insert: transactions commit out
+ * of order, so a sequence taken at insert would let a reader that already saw 42
+ * miss a 41 committed later. The sequencer (server/services/events.ts) gives
+ * committed events their `seq` in one serialized place, so `seq` only grows in
+ * the order events become visible, and paging by it never skips or repeats.
  */
 export const events = pgTable(
   "events",
   {
     id: text().primaryKey(), // "evt_...", the public cursor
-    seq: bigint({ mode: "number" }).notNull().generatedAlwaysAsIdentity(),
+    seq: bigint({ mode: "number" }),
     partnerId: text()
       .notNull()
       .references(() => partners.id),
     environment: environment().notNull(),
-    type: text().notNull(),
-    data: jsonb().notNull(),
+    type: text().$type<EventType>().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex().on(t.seq), index().on(t.partnerId, t.environment, t.seq)],
+  (t) => [
+    uniqueIndex().on(t.seq),
+    index().on(t.partnerId, t.environment, t.seq),
+    index("events_unsequenced").on(t.createdAt).where(sql`${t.seq} is null`),
+  ],
 );
 
 /** One endpoint per partner and environment; PUT replaces it. */

@@ -4,6 +4,7 @@ import * as availability from "@/app/api/partner/v1/availability/route";
 import * as domain from "@/app/api/partner/v1/domains/[name]/route";
 import * as search from "@/app/api/partner/v1/domains/search/route";
 import * as pricing from "@/app/api/partner/v1/pricing/route";
+import * as events from "@/app/api/partner/v1/events/route";
 import { partnerContracts } from "@/server/contracts";
 
 // Every signed endpoint with a request that succeeds for a credential holding
@@ -34,6 +35,7 @@ export const signedRoutes: SignedRouteSample[] = [
   },
   { operationId: "getAvailability", handler: availability.GET, method: "GET", url: "/api/partner/v1/availability?domain=no-such-domain-zz.com", okStatus: 200 },
   { operationId: "getPricing", handler: pricing.GET, method: "GET", url: "/api/partner/v1/pricing?domain=no-such-domain-zz.com", okStatus: 404 },
+  { operationId: "listEvents", handler: events.GET, method: "GET", url: "/api/partner/v1/events?limit=5", okStatus: 200 },
 ];
 
 export function contractFor(operationId: string): EndpointContract {

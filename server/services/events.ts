@@ -1,0 +1,121 @@
+import { and, asc, eq, gt, isNotNull, like, or, sql, type SQL } from "drizzle-orm";
+import type { Database, Db } from "@/db/client";
+import { events, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import type { EventType } from "@/server/webhooks/catalog";
+
+// The event outbox. recordEvent writes inside the caller's transaction, so an
+// event exists exactly when the change that caused it committed. sequenceEvents
+// then gives committed events their public order (see db/schema/events.ts) and
+// fans them out to webhook deliveries; GET /events and the worker read by seq.
+
+export type EventRow = typeof events.$inferSelect;
+
+export interface RecordEventInput {
+  partnerId: string;
+  environment: Environment;
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+export async function recordEvent(db: Db, input: RecordEventInput): Promise<EventRow> {
+  const now = clock.now();
+  const [row] = await db
+    .insert(events)
+    .values({ id: newId("event", now.getTime()), ...input, createdAt: now })
+    .returning();
+  if (!row) throw new Error("event insert returned no row");
+  return row;
+}
+
+const SEQUENCER_LOCK = 727002;
+
+/**
+ * Give every committed, unsequenced event the next `seq`, in commit-visible
+ * order, and create a pending webhook delivery for each event whose partner and
+ * environment has an active endpoint. Serialized by an advisory lock, so seq
+ * only grows in the order readers can see events. Returns how many it sequenced.
+ */
+export async function sequenceEvents(db: Database, batch = 5000): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`);
+    const rows = await tx.execute<{ count: number }>(sql`
+      with pending as (
+        select id, row_number() over (order by created_at, id) as rn
+        from events where seq is null
+        order by created_at, id
+        limit ${batch}
+      ), base as (
+        select coalesce(max(seq), 0) as top from events
+      ), sequenced as (
+        update events e set seq = base.top + pending.rn
+        from pending, base where e.id = pending.id
+        returning e.id, e.partner_id, e.environment
+      ), fanned as (
+        insert into webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+        select 'whd_' || substr(s.id, 5) || '_' || substr(w.id, 4), s.id, w.id, 'pending', now()
+        from sequenced s
+        join webhook_endpoints w on w.partner_id = s.partner_id and w.environment = s.environment and w.active
+        on conflict do nothing
+      )
+      select count(*)::int as count from sequenced`);
+    return rows[0]?.count ?? 0;
+  });
+}
+
+export interface ListEventsInput {
+  partnerId: string;
+  environment: Environment;
+  afterId?: string;
+  limit: number;
+  /** Exact types or family wildcards such as `order.*`. */
+  types?: string[];
+}
+
+export async function listEvents(db: Database, input: ListEventsInput) {
+  // Readers sequence first, so an event is readable as soon as it committed.
+  await sequenceEvents(db);
+  const scope = and(eq(events.partnerId, input.partnerId), eq(events.environment, input.environment));
+  let after = 0;
+  if (input.afterId) {
+    const [cursor] = await db.select({ seq: events.seq }).from(events).where(and(scope, eq(events.id, input.afterId)));
+    if (!cursor?.seq) {
+      throw new AppError("validation_error", "after_id is not an event of this partner and environment", [
+        { path: "after_id", message: "unknown event id" },
+      ]);
+    }
+    after = cursor.seq;
+  }
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(scope, isNotNull(events.seq), gt(events.seq, after), typeFilter(input.types)))
+    .orderBy(asc(events.seq))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    events: page,
+    hasMore: rows.length > input.limit,
+    // Always a cursor to continue from, so a client polling at the head keeps its place.
+    nextCursor: last?.id ?? input.afterId ?? null,
+  };
+}
+
+function typeFilter(types: string[] | undefined): SQL | undefined {
+  if (!types?.length) return undefined;
+  return or(...types.map((t) => (t.endsWith(".*") ? like(events.type, `${t.slice(0, -1)}%`) : sql`${events.type} = ${t}`)));
+}
+
+/** The event as partners see it, in GET /events and in webhook bodies. */
+export function serializeEvent(row: EventRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    created_at: row.createdAt.toISOString(),
+    partner_id: row.partnerId,
+    data: row.data,
+  };
+}

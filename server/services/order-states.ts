@@ -1,0 +1,131 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { auditLog, orders, orderTimeline, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import type { EventType } from "@/server/webhooks/catalog";
+import { recordEvent } from "./events";
+import type { Actor } from "./partners";
+
+// The order state machine of SPEC "States and transitions" and DECISIONS.
+// Every move is one call to transitionOrder: it locks the row, refuses illegal
+// moves with 409 conflict, and writes the new status, the timeline entry, the
+// event and the audit row in the caller's transaction.
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderStatus = OrderRow["status"];
+
+export type OrderAction =
+  | "clear_review"
+  | "start_transfer"
+  | "complete_transfer"
+  | "settle"
+  | "refund"
+  | "partner_refund"
+  | "cancel";
+
+interface Move {
+  from: readonly OrderStatus[];
+  to: (order: OrderRow) => OrderStatus;
+  event: EventType;
+}
+
+const beforeTransferCompleted: readonly OrderStatus[] = ["EXTERNALLY_PAID", "PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS"];
+
+export const orderMoves: Record<OrderAction, Move> = {
+  // A held order returns to the paid state it was recorded with; transfer then proceeds.
+  clear_review: { from: ["MANUAL_REVIEW"], to: (o) => (o.channel === "mor" ? "EXTERNALLY_PAID" : "PAID"), event: "order.manual_review_cleared" },
+  start_transfer: { from: ["EXTERNALLY_PAID", "PAID"], to: () => "TRANSFER_IN_PROGRESS", event: "order.transfer_started" },
+  complete_transfer: { from: ["TRANSFER_IN_PROGRESS"], to: () => "TRANSFER_COMPLETED", event: "order.transfer_completed" },
+  settle: { from: ["TRANSFER_COMPLETED"], to: () => "SETTLED", event: "order.settled" },
+  // Staff may refund or cancel anything whose transfer has not completed.
+  refund: { from: beforeTransferCompleted, to: () => "REFUNDED", event: "order.refunded" },
+  cancel: { from: beforeTransferCompleted, to: () => "CANCELLED", event: "order.refunded" },
+  // A partner's POST /refunds: only a partner-collected sale, only before transfer starts.
+  partner_refund: { from: ["EXTERNALLY_PAID", "MANUAL_REVIEW"], to: () => "REFUNDED", event: "order.refunded" },
+};
+
+/** Pure: the status `action` leads to from `order`, or null when the move is illegal. */
+export function nextStatus(order: OrderRow, action: OrderAction): OrderStatus | null {
+  const move = orderMoves[action];
+  return move.from.includes(order.status) ? move.to(order) : null;
+}
+
+export interface TransitionInput {
+  orderId: string;
+  action: OrderAction;
+  actor: Actor;
+  note?: string;
+  /** When set, the order must belong to this partner and environment (else not_found). */
+  owner?: { partnerId: string; environment: Environment };
+  /** Extra columns written with the move (transfer_completed_at, settlement_id). */
+  set?: Partial<Pick<OrderRow, "settlementId">>;
+}
+
+/** Applies one move inside `db`'s transaction (opening one if `db` is the pool). */
+export async function transitionOrder(db: Db, input: TransitionInput): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.id, input.orderId),
+          input.owner ? eq(orders.partnerId, input.owner.partnerId) : undefined,
+          input.owner ? eq(orders.environment, input.owner.environment) : undefined,
+        ),
+      )
+      .for("update");
+    if (!order) throw new AppError("not_found", `order ${input.orderId} not found`);
+    const to = nextStatus(order, input.action);
+    if (!to) {
+      throw new AppError("conflict", `cannot ${input.action.replace("_", " ")} an order in status ${order.status}`);
+    }
+    const now = clock.now();
+    const [updated] = await tx
+      .update(orders)
+      .set({
+        status: to,
+        updatedAt: now,
+        ...(to === "TRANSFER_COMPLETED" ? { transferCompletedAt: now } : {}),
+        ...input.set,
+      })
+      .where(eq(orders.id, order.id))
+      .returning();
+    if (!updated) throw new Error("order update returned no row");
+    await tx.insert(orderTimeline).values({ orderId: order.id, status: to, note: input.note, actor: input.actor.type, at: now });
+    if (updated.partnerId) {
+      await recordEvent(tx, {
+        partnerId: updated.partnerId,
+        environment: updated.environment,
+        type: orderMoves[input.action].event,
+        data: { order: serializeOrderSummary(updated) },
+      });
+    }
+    await tx.insert(auditLog).values({
+      id: newId("audit", now.getTime()),
+      actorType: input.actor.type,
+      actorId: input.actor.id,
+      action: `order.${input.action}`,
+      targetType: "order",
+      targetId: order.id,
+      partnerId: order.partnerId,
+      environment: order.environment,
+      data: { from: order.status, to, note: input.note ?? null },
+      createdAt: now,
+    });
+    return updated;
+  });
+}
+
+/** The order fields of SPEC "Order" and of every order event's `data.order`. */
+export function serializeOrderSummary(order: OrderRow) {
+  return {
+    public_id: order.id,
+    domain: order.domain,
+    status: order.status,
+    sale_price_cents: order.salePriceCents,
+    currency: order.currency,
+  };
+}

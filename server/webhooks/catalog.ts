@@ -1,0 +1,64 @@
+// The event catalog: every type the service emits, what it means and a sample
+// payload (used by the OpenAPI document and the dashboard's event browser).
+
+export const eventTypes = [
+  "order.recorded",
+  "order.paid",
+  "order.manual_review_cleared",
+  "order.transfer_started",
+  "order.transfer_completed",
+  "order.settled",
+  "order.refunded",
+  "brokerage.case_completed",
+] as const;
+
+export type EventType = (typeof eventTypes)[number];
+
+const sampleOrder = {
+  public_id: "ord_0351K0hP90VyOYac6ePQRx",
+  domain: "bestlawyerhub.com",
+  status: "EXTERNALLY_PAID",
+  sale_price_cents: 250000,
+  currency: "USD",
+};
+
+export const eventCatalog: Record<EventType, { description: string; sample: Record<string, unknown> }> = {
+  "order.recorded": {
+    description: "A partner-collected sale was recorded: EXTERNALLY_PAID, or MANUAL_REVIEW when held for review.",
+    sample: { order: sampleOrder },
+  },
+  "order.paid": {
+    description: "A buyer paid on the partner's hosted checkout (PAID). Not in the spec's list; the non-MoR twin of order.recorded.",
+    sample: { order: { ...sampleOrder, status: "PAID" } },
+  },
+  "order.manual_review_cleared": {
+    description: "A held order was cleared; transfer proceeds.",
+    sample: { order: { ...sampleOrder, status: "EXTERNALLY_PAID" } },
+  },
+  "order.transfer_started": {
+    description: "The domain push started (TRANSFER_IN_PROGRESS).",
+    sample: { order: { ...sampleOrder, status: "TRANSFER_IN_PROGRESS" } },
+  },
+  "order.transfer_completed": {
+    description: "The domain reached the partner's registrar (TRANSFER_COMPLETED); the settlement clock starts.",
+    sample: { order: { ...sampleOrder, status: "TRANSFER_COMPLETED" } },
+  },
+  "order.settled": { description: "The settlement period closed and the order is reconciled (SETTLED).", sample: { order: { ...sampleOrder, status: "SETTLED" } } },
+  "order.refunded": {
+    description: "The order was refunded (REFUNDED) or cancelled (CANCELLED); `data.order.status` says which.",
+    sample: { order: { ...sampleOrder, status: "REFUNDED" } },
+  },
+  "brokerage.case_completed": {
+    description: "A brokerage case closed with a deal.",
+    sample: {
+      case: {
+        case_id: "bc_0351K0hP90VyOYac6ePQRx",
+        domain: "pizza.com",
+        status: "COMPLETED",
+        final_price_cents: 1500000,
+        currency: "USD",
+        partner_share_cents: 60000,
+      },
+    },
+  },
+};
