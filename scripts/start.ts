@@ -49,7 +49,9 @@ function fail(message: string): never {
 // Background work that runs beside the web server in this process. Each entry
 // returns its stop function. The webhook delivery worker starts here.
 async function startWorkers(): Promise<Array<() => Promise<void>>> {
-  return [];
+  const { startWebhookWorker } = await import("@/server/webhooks/worker");
+  const webhooks = await startWebhookWorker({ db: getDb() });
+  return [() => webhooks.stop()];
 }
 
 // Signals go to whichever child runs now (the build, then the server); the

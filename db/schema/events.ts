@@ -62,7 +62,7 @@ export const webhookDeliveries = pgTable(
     endpointId: text()
       .notNull()
       .references(() => webhookEndpoints.id),
-    status: text().notNull().default("pending"), // pending | succeeded | failed
+    status: text().notNull().default("pending"), // pending | delivering (claimed: next_attempt_at is the lease expiry) | succeeded | failed
     attemptCount: integer().notNull().default(0),
     nextAttemptAt: at(),
     lastError: text(),

@@ -2,7 +2,13 @@ import { date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg
 import { at, createdAt, currency, environment, money } from "./columns";
 import { partners, paymentModel } from "./partners";
 
-/** One statement per partner, environment, currency and closed calendar month (UTC). */
+/**
+ * One statement per partner, environment, currency, payment model and closed
+ * calendar month (UTC). `sequence` 1 is the period's statement; an order whose
+ * transfer completion lands in an already-closed period (a late commit) is
+ * settled into a supplementary statement for that same period (sequence 2, 3, ...),
+ * so a closed statement is never rewritten.
+ */
 export const settlements = pgTable(
   "settlements",
   {
@@ -21,9 +27,12 @@ export const settlements = pgTable(
     commissionPayableCents: money(), // non-MoR: commission owed to the partner
     orderCount: integer().notNull(),
     status: text().notNull().default("closed"),
+    sequence: integer().notNull().default(1),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex().on(t.partnerId, t.environment, t.periodStart, t.currency)],
+  (t) => [
+    uniqueIndex("settlements_statement_key").on(t.partnerId, t.environment, t.periodStart, t.currency, t.paymentModel, t.sequence),
+  ],
 );
 
 export const payouts = pgTable(

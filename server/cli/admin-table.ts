@@ -2,7 +2,9 @@ import { z } from "zod";
 import { seedDemoData } from "@/db/seed";
 import { defineCommand, helpFor, type CommandTable } from "./admin-commands";
 import { inventoryCommands } from "./admin-inventory";
+import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
+import { settlementCommands } from "./admin-settlements";
 
 // Every command of `npm run admin`. A feature adds its commands by spreading its
 // own table here (order:*, settlement:run, brokerage:advance, oauth:revoke).
@@ -16,6 +18,8 @@ export const commands: CommandTable = {
   }),
   ...partnerCommands,
   ...inventoryCommands,
+  ...orderCommands,
+  ...settlementCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

@@ -41,11 +41,16 @@ const SEQUENCER_LOCK = 727002;
 export async function sequenceEvents(db: Database, batch = 5000): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`);
+    // Within a batch, transaction order first: a transaction that writes after
+    // another committed has a larger xid, so events recorded one after another
+    // keep their order even inside one millisecond (created_at cannot tell them
+    // apart and the id's low bits are random) and whatever tests do to the clock.
+    // age() is wraparound-safe.
     const rows = await tx.execute<{ count: number }>(sql`
       with pending as (
-        select id, row_number() over (order by created_at, id) as rn
+        select id, row_number() over (order by age(xmin) desc, created_at, id) as rn
         from events where seq is null
-        order by created_at, id
+        order by age(xmin) desc, created_at, id
         limit ${batch}
       ), base as (
         select coalesce(max(seq), 0) as top from events
@@ -55,7 +60,7 @@ export async function sequenceEvents(db: Database, batch = 5000): Promise<number
         returning e.id, e.partner_id, e.environment
       ), fanned as (
         insert into webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-        select 'whd_' || substr(s.id, 5) || '_' || substr(w.id, 4), s.id, w.id, 'pending', now()
+        select 'whd_' || substr(s.id, 5) || '_' || substr(w.id, 4), s.id, w.id, 'pending', ${clock.now().toISOString()}::timestamptz
         from sequenced s
         join webhook_endpoints w on w.partner_id = s.partner_id and w.environment = s.environment and w.active
         on conflict do nothing

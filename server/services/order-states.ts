@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog, orders, orderTimeline, type Environment } from "@/db/schema";
+import { auditLog, domains, orders, orderTimeline, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -11,7 +11,8 @@ import type { Actor } from "./partners";
 // The order state machine of SPEC "States and transitions" and DECISIONS.
 // Every move is one call to transitionOrder: it locks the row, refuses illegal
 // moves with 409 conflict, and writes the new status, the timeline entry, the
-// event and the audit row in the caller's transaction.
+// event and the audit row in the caller's transaction. A refund or cancellation
+// returns the domain to the inventory in the same transaction.
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderStatus = OrderRow["status"];
@@ -94,6 +95,13 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
       .where(eq(orders.id, order.id))
       .returning();
     if (!updated) throw new Error("order update returned no row");
+    if (to === "REFUNDED" || to === "CANCELLED") {
+      // The sale is undone: the domain goes back on the market (unless staff removed it meanwhile).
+      await tx
+        .update(domains)
+        .set({ status: "listed", updatedAt: now })
+        .where(and(eq(domains.id, order.domainId), inArray(domains.status, ["sold", "reserved"])));
+    }
     await tx.insert(orderTimeline).values({ orderId: order.id, status: to, note: input.note, actor: input.actor.type, at: now });
     if (updated.partnerId) {
       await recordEvent(tx, {
@@ -120,7 +128,7 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
 }
 
 /** The order fields of SPEC "Order" and of every order event's `data.order`. */
-export function serializeOrderSummary(order: OrderRow) {
+export function serializeOrderSummary(order: Pick<OrderRow, "id" | "domain" | "status" | "salePriceCents" | "currency">) {
   return {
     public_id: order.id,
     domain: order.domain,

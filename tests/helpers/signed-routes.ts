@@ -5,7 +5,18 @@ import * as domain from "@/app/api/partner/v1/domains/[name]/route";
 import * as search from "@/app/api/partner/v1/domains/search/route";
 import * as pricing from "@/app/api/partner/v1/pricing/route";
 import * as events from "@/app/api/partner/v1/events/route";
+import * as quotes from "@/app/api/partner/v1/quotes/route";
+import * as orders from "@/app/api/partner/v1/orders/route";
+import * as order from "@/app/api/partner/v1/orders/[public_id]/route";
+import * as refunds from "@/app/api/partner/v1/refunds/route";
+import * as settlements from "@/app/api/partner/v1/settlements/route";
+import * as transactions from "@/app/api/partner/v1/transactions/route";
+import * as payouts from "@/app/api/partner/v1/payouts/route";
+import * as webhooks from "@/app/api/partner/webhooks/route";
 import { partnerContracts } from "@/server/contracts";
+import { getDb } from "@/db/client";
+import { addDomain } from "@/server/services/inventory";
+import { uniqueSuffix } from "./partner";
 
 // Every signed endpoint with a request that succeeds for a credential holding
 // all scopes. The shared authentication table (auth-table.test.ts) runs each
@@ -19,6 +30,10 @@ export interface SignedRouteSample {
   url: string;
   params?: Record<string, string>;
   body?: unknown;
+  /** Extra request headers beyond the four signature headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
+  /** Runs once before the table (e.g. lists the domain a write sample buys). */
+  setup?: () => Promise<void>;
   /** Status of the correctly signed request (the sample may target a missing resource). */
   okStatus: number;
 }
@@ -36,7 +51,54 @@ export const signedRoutes: SignedRouteSample[] = [
   { operationId: "getAvailability", handler: availability.GET, method: "GET", url: "/api/partner/v1/availability?domain=no-such-domain-zz.com", okStatus: 200 },
   { operationId: "getPricing", handler: pricing.GET, method: "GET", url: "/api/partner/v1/pricing?domain=no-such-domain-zz.com", okStatus: 404 },
   { operationId: "listEvents", handler: events.GET, method: "GET", url: "/api/partner/v1/events?limit=5", okStatus: 200 },
+  { operationId: "listSettlements", handler: settlements.GET, method: "GET", url: "/api/partner/v1/settlements?limit=5", okStatus: 200 },
+  { operationId: "listTransactions", handler: transactions.GET, method: "GET", url: "/api/partner/v1/transactions?limit=5&status=SETTLED", okStatus: 200 },
+  { operationId: "listPayouts", handler: payouts.GET, method: "GET", url: "/api/partner/v1/payouts?limit=5", okStatus: 200 },
+  ...commerceSamples(),
+  ...webhookSamples(),
 ];
+
+/** Register, read, deactivate (in that order, so GET and DELETE find the endpoint). A public IP literal needs no DNS. */
+function webhookSamples(): SignedRouteSample[] {
+  const url = "/api/partner/webhooks";
+  const body = { url: "https://93.184.215.14/auth-table-webhooks", secret: "auth-table-webhook-secret-0123456789" };
+  return [
+    { operationId: "registerWebhook", handler: webhooks.PUT, method: "PUT", url, body, okStatus: 200 },
+    { operationId: "getWebhook", handler: webhooks.GET, method: "GET", url, okStatus: 200 },
+    { operationId: "deactivateWebhook", handler: webhooks.DELETE, method: "DELETE", url, okStatus: 200 },
+  ];
+}
+
+/** Quotes and orders need listed domains of their own; a repeated order request replays (same key and body). */
+function commerceSamples(): SignedRouteSample[] {
+  const suffix = uniqueSuffix();
+  const quoteDomain = `auth-table-quote-${suffix}.com`;
+  const orderDomain = `auth-table-order-${suffix}.com`;
+  const list = (name: string) => addDomain(getDb(), { environment: "sandbox", name, priceCents: 12_345 }).then(() => undefined);
+  return [
+    { operationId: "createQuote", handler: quotes.POST, method: "POST", url: "/api/partner/v1/quotes", body: { domain: quoteDomain }, setup: () => list(quoteDomain), okStatus: 201 },
+    {
+      operationId: "createOrder",
+      handler: orders.POST,
+      method: "POST",
+      url: "/api/partner/v1/orders",
+      body: { domain: orderDomain, expected_price: 12_345, currency: "USD", buyer: { email: "buyer@test.example" } },
+      headers: { "Idempotency-Key": `auth-table-${suffix}` },
+      setup: () => list(orderDomain),
+      okStatus: 201,
+    },
+    { operationId: "listOrders", handler: orders.GET, method: "GET", url: "/api/partner/v1/orders?limit=5&status=EXTERNALLY_PAID", okStatus: 200 },
+    {
+      operationId: "getOrder",
+      handler: order.GET,
+      method: "GET",
+      url: "/api/partner/v1/orders/ord_0000000000000000000000",
+      params: { public_id: "ord_0000000000000000000000" },
+      okStatus: 404,
+    },
+    { operationId: "createRefund", handler: refunds.POST, method: "POST", url: "/api/partner/v1/refunds", body: { order_id: "ord_0000000000000000000000" }, okStatus: 404 },
+  ];
+}
 
 export function contractFor(operationId: string): EndpointContract {
   const contract = partnerContracts.find((c) => c.operationId === operationId);

@@ -20,6 +20,8 @@ interface Case {
 }
 
 interface Context {
+  partnerId: string;
+  /** All scopes; a fresh one per endpoint, so no endpoint eats another's rate budget. */
   good: TestCredential;
   revoked: TestCredential;
   /** Holds every scope except the ones the route accepts. */
@@ -32,6 +34,7 @@ const base = (route: SignedRouteSample, credential?: TestCredential): CallOption
   url: route.url,
   params: route.params,
   body: route.body,
+  headers: route.headers,
   credential,
 });
 
@@ -157,10 +160,12 @@ describe("authentication table, every signed endpoint", () => {
   const wrongScopeCache = new Map<string, TestCredential>();
 
   before(async () => {
+    for (const route of signedRoutes) await route.setup?.();
     const partner = await createTestPartner({ scopes: [...allScopes] });
     const revoked = await addCredential(partner.partnerId, "sandbox", [...allScopes]);
     await revokeCredential(getDb(), { keyId: revoked.keyId });
     ctx = {
+      partnerId: partner.partnerId,
       good: partner.credential,
       revoked,
       wrongScope: async (route) => {
@@ -189,6 +194,10 @@ describe("authentication table, every signed endpoint", () => {
 
   for (const route of signedRoutes) {
     describe(`${route.method} ${route.url.split("?")[0]}`, () => {
+      before(async () => {
+        ctx.good = await addCredential(ctx.partnerId, "sandbox", [...allScopes]);
+      });
+
       it("accepts a correctly signed request", async () => {
         const result = await callRoute(route.handler, base(route, ctx.good));
         assert.equal(result.status, route.okStatus, JSON.stringify(result.body));

@@ -1,0 +1,45 @@
+// POST /api/partner/v1/orders - record a partner-collected sale (idempotent)
+// GET /api/partner/v1/orders - list the partner's orders, newest first
+import { createOrderEndpoint, listOrdersEndpoint } from "@/server/contracts/orders";
+import { idempotencyKeyFrom, runIdempotent } from "@/server/http/idempotency";
+import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
+import { createOrder, listOrders, requireMerchantOfRecord, serializeOrder, serializeOrderWithTimeline } from "@/server/services/orders";
+
+export const POST = partnerRoute(createOrderEndpoint, async ({ db, auth, body, rawBody, request, requestId }) => {
+  requireMerchantOfRecord(auth.paymentModel, "POST /orders");
+  const key = idempotencyKeyFrom(request);
+  const owner = { partnerId: auth.partnerId, environment: auth.environment };
+  return runIdempotent(db, { ...owner, key, rawBody, requestId, successStatus: 201 }, async (tx) =>
+    serializeOrderWithTimeline(
+      await createOrder(tx, {
+        ...owner,
+        credentialId: auth.credentialId,
+        domain: body.domain,
+        expectedPriceCents: body.expected_price,
+        currency: body.currency,
+        buyer: body.buyer,
+        returnUrl: body.return_url,
+        cancelUrl: body.cancel_url,
+        quoteToken: body.quote_id,
+        externalPaymentRef: body.external_payment_ref,
+        actor: { type: "partner", id: auth.credentialId },
+      }),
+    ),
+  );
+});
+
+export const GET = partnerRoute(listOrdersEndpoint, async ({ db, auth, query }) => {
+  const page = await listOrders(db, {
+    partnerId: auth.partnerId,
+    environment: auth.environment,
+    limit: query.limit,
+    cursor: query.cursor,
+    statuses: query.status,
+    domain: query.domain,
+    from: query.from,
+    to: query.to,
+  });
+  return { data: page.orders.map(serializeOrder), next_cursor: page.nextCursor };
+});
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

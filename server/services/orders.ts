@@ -1,0 +1,281 @@
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { auditLog, domains, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
+import { AppError, isUniqueViolation } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { heldForOthersSql } from "./discovery";
+import { recordEvent } from "./events";
+import { normalizeDomainName } from "./inventory";
+import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-states";
+import type { Actor } from "./partners";
+import { lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
+
+// Partner-collected (merchant-of-record) orders: recording one, reading them.
+// Moves after creation go through order-states.ts.
+
+export type TimelineRow = typeof orderTimeline.$inferSelect;
+
+export interface OrderWithTimeline {
+  order: OrderRow;
+  timeline: TimelineRow[];
+}
+
+/** 403 for a partner whose buyers pay on hosted checkout (DECISIONS "Partner kinds"). */
+export function requireMerchantOfRecord(paymentModel: "mor" | "non_mor", what: string): void {
+  if (paymentModel !== "mor") {
+    throw new AppError(
+      "forbidden",
+      `${what} serves merchant-of-record partners only; this partner sells through POST /checkout-session`,
+    );
+  }
+}
+
+/** Commission in minor units: price x bps / 10000, to the nearest cent, halves up; exact for any safe integer. */
+export function commissionCents(priceCents: number, bps: number): number {
+  return Number((BigInt(priceCents) * BigInt(bps) + 5000n) / 10000n);
+}
+
+export interface CreateOrderInput {
+  partnerId: string;
+  environment: Environment;
+  credentialId?: string;
+  domain: string;
+  expectedPriceCents: number;
+  currency: string;
+  buyer: { email: string; name?: string; country?: string };
+  returnUrl?: string;
+  cancelUrl?: string;
+  /** The quote token as the partner sent it. */
+  quoteToken?: string;
+  externalPaymentRef?: string;
+  actor: Actor;
+}
+
+/**
+ * Records a partner-collected sale. In one transaction: the listing is locked,
+ * availability and price are checked, and the order, its first timeline entry,
+ * the `order.recorded` event, the audit row, the listing becoming `sold` and
+ * the partner's open quotes on it being used up are written together.
+ */
+export async function createOrder(db: Db, input: CreateOrderInput): Promise<OrderWithTimeline> {
+  const name = normalizeDomainName(input.domain);
+  const owner = { partnerId: input.partnerId, environment: input.environment };
+  // Token checks need no database: a bad or foreign token is 400, an expired one 422.
+  const quote = input.quoteToken ? verifyQuoteToken(input.quoteToken, { ...owner, domain: name }) : undefined;
+
+  const created = inTransaction(db, async (tx) => {
+    const listing = await lockListing(tx, { environment: input.environment, name });
+    if (listing.status !== "listed") throw unavailable(name, listing.status);
+    const [state] = await tx.execute<{ held: boolean; bps: number | null; quote_order_id: string | null; quote_found: boolean }>(sql`
+      select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held,
+        (select p.sale_commission_bps from partners p where p.id = ${input.partnerId}) as bps,
+        q.order_id as quote_order_id, q.id is not null as quote_found
+      from (select 1) one
+      left join quotes q on q.id = ${quote?.quoteId ?? null}::text and q.partner_id = ${input.partnerId}
+        and q.environment = ${input.environment} and q.domain_id = ${listing.id}::text`);
+    if (!state || state.bps === null) throw new Error(`partner ${input.partnerId} not found`);
+    if (state.held) throw unavailable(name, "reserved");
+    if (quote) checkQuoteRow(quote, state);
+
+    const price = quote
+      ? { cents: quote.priceCents, currency: quote.currency, source: "the quote" }
+      : { cents: listing.priceCents, currency: listing.currency, source: "the listing" };
+    if (input.currency !== price.currency || input.expectedPriceCents !== price.cents) {
+      throw new AppError(
+        "price_mismatch",
+        `expected_price ${input.expectedPriceCents} ${input.currency} does not match sale_price_cents ` +
+          `${price.cents} ${price.currency} of ${price.source}`,
+      );
+    }
+
+    const now = clock.now();
+    const held = price.cents > RISK_THRESHOLD_CENTS;
+    const status: OrderStatus = held ? "MANUAL_REVIEW" : "EXTERNALLY_PAID";
+    const orderId = newId("order", now.getTime());
+    const values = {
+      id: orderId,
+      partnerId: input.partnerId,
+      environment: input.environment,
+      credentialId: input.credentialId,
+      domainId: listing.id,
+      domain: name,
+      status,
+      channel: "mor" as const,
+      salePriceCents: price.cents,
+      currency: price.currency,
+      commissionBps: state.bps,
+      commissionCents: commissionCents(price.cents, state.bps),
+      buyerEmail: input.buyer.email,
+      buyerName: input.buyer.name ?? null,
+      buyerCountry: input.buyer.country ?? null,
+      returnUrl: input.returnUrl ?? null,
+      cancelUrl: input.cancelUrl ?? null,
+      quoteId: input.quoteToken ?? null,
+      externalPaymentRef: input.externalPaymentRef ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const note = held ? `held for manual review: sale price above ${RISK_THRESHOLD_CENTS} minor units` : "sale recorded by the partner";
+    const [order] = await tx.insert(orders).values(values).returning();
+    const [entry] = await tx.insert(orderTimeline).values({ orderId, status, note, actor: input.actor.type, at: now }).returning();
+    if (!order || !entry) throw new Error("order insert returned no row");
+    await recordEvent(tx, { ...owner, type: "order.recorded", data: { order: serializeOrderSummary(values) } });
+    await tx.update(domains).set({ status: "sold", updatedAt: now }).where(eq(domains.id, listing.id));
+    // Every open quote of this partner on the domain is used up by the sale.
+    await tx
+      .update(quotes)
+      .set({ orderId })
+      .where(and(eq(quotes.domainId, listing.id), eq(quotes.partnerId, input.partnerId), sql`${quotes.orderId} is null`));
+    await tx.insert(auditLog).values({
+      id: newId("audit", now.getTime()),
+      actorType: input.actor.type,
+      actorId: input.actor.id,
+      action: "order.recorded",
+      targetType: "order",
+      targetId: orderId,
+      ...owner,
+      data: { status, sale_price_cents: price.cents, quote_id: quote?.quoteId ?? null },
+      createdAt: now,
+    });
+    return { order, timeline: [entry] };
+  });
+  // The partial unique index settles any race the row lock above cannot (another writer path).
+  return created.catch((error: unknown) => {
+    throw isUniqueViolation(error) ? unavailable(name, "reserved") : error;
+  });
+}
+
+/**
+ * Runs `fn` in `db`'s transaction when it already is one (no savepoint: the
+ * caller owns rollback, e.g. the idempotency step), else in a new transaction.
+ */
+function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db instanceof PgTransaction ? fn(db) : db.transaction(fn);
+}
+
+function checkQuoteRow(quote: QuoteClaims, state: { quote_found: boolean; quote_order_id: string | null }): void {
+  if (!state.quote_found) {
+    throw new AppError("validation_error", "quote_id is not a quote of this partner for this domain", [
+      { path: "quote_id", message: "unknown quote" },
+    ]);
+  }
+  if (state.quote_order_id) {
+    throw new AppError("conflict", `quote ${quote.quoteId} was already used by order ${state.quote_order_id}`);
+  }
+}
+
+// --- reads ---------------------------------------------------------------------------
+
+export interface OrderOwner {
+  partnerId: string;
+  environment: Environment;
+}
+
+const ownedBy = (owner: OrderOwner) => and(eq(orders.partnerId, owner.partnerId), eq(orders.environment, owner.environment));
+
+/** The order with its timeline; another partner's or environment's order is not_found. */
+export async function getOrderOrThrow(db: Db, input: OrderOwner & { orderId: string }): Promise<OrderWithTimeline> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, input.orderId), ownedBy(input)));
+  if (!order) throw new AppError("not_found", `order ${input.orderId} not found`);
+  return { order, timeline: await timelineOf(db, order.id) };
+}
+
+/** Staff lookup (CLI, admin console): any partner, any environment. */
+export async function getOrderByIdOrThrow(db: Db, orderId: string): Promise<OrderWithTimeline> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) throw new AppError("not_found", `order ${orderId} not found`);
+  return { order, timeline: await timelineOf(db, order.id) };
+}
+
+export async function timelineOf(db: Db, orderId: string): Promise<TimelineRow[]> {
+  return db.select().from(orderTimeline).where(eq(orderTimeline.orderId, orderId)).orderBy(asc(orderTimeline.id));
+}
+
+export interface ListOrdersInput extends OrderOwner {
+  limit: number;
+  cursor?: string;
+  statuses?: OrderStatus[];
+  domain?: string;
+  from?: Date;
+  to?: Date;
+}
+
+const ORDER_ID = /^ord_[0-9A-Za-z]{22}$/;
+
+export function encodeOrderCursor(orderId: string): string {
+  return Buffer.from(orderId).toString("base64url");
+}
+
+const badCursor = () =>
+  new AppError("validation_error", "cursor is not a next_cursor of this listing", [{ path: "cursor", message: "invalid cursor" }]);
+
+/**
+ * Newest first, keyset-paged on (created_at, id). The cursor names the last
+ * order of the previous page; its own (created_at, id) is read back, so the
+ * position is exact to the microsecond whatever wrote the row.
+ */
+export async function listOrders(db: Db, input: ListOrdersInput): Promise<{ orders: OrderRow[]; nextCursor: string | null }> {
+  if (input.from && input.to && input.to <= input.from) {
+    throw new AppError("validation_error", "to must be after from", [{ path: "to", message: "must be after from" }]);
+  }
+  const filters: (SQL | undefined)[] = [
+    ownedBy(input),
+    input.statuses?.length ? inArray(orders.status, input.statuses) : undefined,
+    input.domain ? eq(orders.domain, normalizeDomainName(input.domain)) : undefined,
+    input.from ? gte(orders.createdAt, input.from) : undefined,
+    input.to ? lt(orders.createdAt, input.to) : undefined,
+  ];
+  if (input.cursor) {
+    const id = Buffer.from(input.cursor, "base64url").toString("utf8");
+    if (!ORDER_ID.test(id)) throw badCursor();
+    const [position] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.id, id), ownedBy(input)));
+    if (!position) throw badCursor();
+    filters.push(sql`(${orders.createdAt}, ${orders.id}) < (select o.created_at, o.id from orders o where o.id = ${id})`);
+  }
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(...filters))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return { orders: page, nextCursor: rows.length > input.limit && last ? encodeOrderCursor(last.id) : null };
+}
+
+// --- serialization ----------------------------------------------------------------------
+
+/** The order as partners see it (GET /orders items): fields in the contract's order. */
+export function serializeOrder(order: OrderRow) {
+  return {
+    public_id: order.id,
+    domain: order.domain,
+    status: order.status,
+    sale_price_cents: order.salePriceCents,
+    currency: order.currency,
+    channel: order.channel,
+    commission_bps: order.commissionBps,
+    commission_cents: order.commissionCents,
+    buyer: { email: order.buyerEmail, name: order.buyerName, country: order.buyerCountry },
+    return_url: order.returnUrl,
+    cancel_url: order.cancelUrl,
+    quote_id: order.quoteId,
+    external_payment_ref: order.externalPaymentRef,
+    created_at: order.createdAt.toISOString(),
+    updated_at: order.updatedAt.toISOString(),
+  };
+}
+
+/** POST /orders, GET /orders/{public_id}, refunds and the CLI: the order plus its timeline. */
+export function serializeOrderWithTimeline({ order, timeline }: OrderWithTimeline) {
+  return {
+    ...serializeOrder(order),
+    timeline: timeline.map((entry) => ({ status: entry.status, at: entry.at.toISOString(), note: entry.note })),
+  };
+}

@@ -1,0 +1,209 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { domains, quotes, type Environment } from "@/db/schema";
+import { clock } from "@/server/clock";
+import { deriveKey, hmacSha256Hex, safeEqual } from "@/server/crypto";
+import { QUOTE_TTL_MINUTES } from "@/server/contracts/orders";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { heldForOthersSql } from "./discovery";
+import { normalizeDomainName } from "./inventory";
+
+// Quotes: a firm price for ten minutes. The token handed out is self-contained
+// and signed, so tampering is caught without a lookup; the quotes row is the
+// reservation that discovery, quotes and orders honour (heldForOthersSql).
+
+export const QUOTE_TTL_MS = QUOTE_TTL_MINUTES * 60_000;
+
+export type QuoteRow = typeof quotes.$inferSelect;
+
+/** What a quote token binds. */
+export interface QuoteClaims {
+  quoteId: string;
+  partnerId: string;
+  environment: Environment;
+  domain: string;
+  priceCents: number;
+  currency: string;
+  expiresAt: Date;
+}
+
+const QUOTE_ID = /^qt_[0-9A-Za-z]{22}$/;
+
+function sign(body: string): string {
+  return Buffer.from(hmacSha256Hex(deriveKey("quotes"), body), "hex").toString("base64url");
+}
+
+/** `qt_<id>.<base64url JSON claims>.<base64url HMAC-SHA256 of the first two parts>`. */
+export function encodeQuoteToken(claims: QuoteClaims): string {
+  const payload = Buffer.from(
+    JSON.stringify({
+      p: claims.partnerId,
+      e: claims.environment,
+      d: claims.domain,
+      a: claims.priceCents,
+      c: claims.currency,
+      x: claims.expiresAt.getTime(),
+    }),
+  ).toString("base64url");
+  const body = `${claims.quoteId}.${payload}`;
+  return `${body}.${sign(body)}`;
+}
+
+const invalidQuote = (message: string) =>
+  new AppError("validation_error", `quote_id ${message}`, [{ path: "quote_id", message }]);
+
+/**
+ * Checks a token's signature and that it was issued to this partner, in this
+ * environment, for this domain (400 validation_error otherwise), then its
+ * expiry (422 quote_expired). Does not look at the database.
+ */
+export function verifyQuoteToken(
+  token: string,
+  expected: { partnerId: string; environment: Environment; domain: string },
+): QuoteClaims {
+  const parts = token.split(".");
+  const [quoteId, payload, signature] = parts;
+  if (parts.length !== 3 || !quoteId || !payload || !signature || !QUOTE_ID.test(quoteId)) {
+    throw invalidQuote("is not a quote token from POST /quotes");
+  }
+  if (!safeEqual(sign(`${quoteId}.${payload}`), signature)) throw invalidQuote("has been altered or was not issued by this service");
+  const claims = decodeClaims(payload);
+  if (!claims) throw invalidQuote("is not a quote token from POST /quotes");
+  if (claims.p !== expected.partnerId || claims.e !== expected.environment) {
+    throw invalidQuote("was issued to another partner or environment");
+  }
+  if (claims.d !== expected.domain) throw invalidQuote(`was issued for ${claims.d}, not ${expected.domain}`);
+  const expiresAt = new Date(claims.x);
+  if (clock.nowMs() >= claims.x) {
+    throw new AppError("quote_expired", `quote expired at ${expiresAt.toISOString()}; request a new quote`);
+  }
+  return {
+    quoteId,
+    partnerId: claims.p,
+    environment: claims.e,
+    domain: claims.d,
+    priceCents: claims.a,
+    currency: claims.c,
+    expiresAt,
+  };
+}
+
+interface RawClaims {
+  p: string;
+  e: Environment;
+  d: string;
+  a: number;
+  c: string;
+  x: number;
+}
+
+function decodeClaims(payload: string): RawClaims | null {
+  try {
+    const value = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Partial<RawClaims>;
+    const ok =
+      typeof value.p === "string" &&
+      (value.e === "sandbox" || value.e === "live") &&
+      typeof value.d === "string" &&
+      Number.isSafeInteger(value.a) &&
+      typeof value.c === "string" &&
+      Number.isSafeInteger(value.x);
+    return ok ? (value as RawClaims) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A listing row locked for the rest of the caller's transaction. */
+export interface LockedListing {
+  id: string;
+  name: string;
+  status: "listed" | "reserved" | "sold" | "removed";
+  priceCents: number;
+  currency: string;
+}
+
+/**
+ * Locks the listing `name` (FOR UPDATE) so quotes and orders on one domain run
+ * one at a time; 404 when it is not in the environment's inventory. Callers
+ * check holds in a later statement, whose snapshot sees what the previous
+ * holder of the lock committed.
+ */
+export async function lockListing(db: Db, input: { environment: Environment; name: string }): Promise<LockedListing> {
+  const [listing] = await db
+    .select({ id: domains.id, name: domains.name, status: domains.status, priceCents: domains.priceCents, currency: domains.currency })
+    .from(domains)
+    .where(and(eq(domains.environment, input.environment), eq(domains.name, input.name), ne(domains.status, "removed")))
+    .for("update");
+  if (!listing) throw new AppError("not_found", `${input.name} is not listed`);
+  return listing;
+}
+
+export function unavailable(name: string, status: LockedListing["status"]): AppError {
+  return new AppError(
+    "conflict",
+    status === "sold" ? `${name} is already sold` : `${name} is reserved by another order or another partner's quote`,
+  );
+}
+
+export interface CreateQuoteInput {
+  partnerId: string;
+  environment: Environment;
+  domain: string;
+}
+
+export interface CreatedQuote {
+  row: QuoteRow;
+  token: string;
+}
+
+export async function createQuote(db: Db, input: CreateQuoteInput): Promise<CreatedQuote> {
+  const name = normalizeDomainName(input.domain);
+  return db.transaction(async (tx) => {
+    const listing = await lockListing(tx, { environment: input.environment, name });
+    if (listing.status !== "listed") throw unavailable(name, listing.status);
+    const [hold] = await tx.execute<{ held: boolean }>(
+      sql`select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held`,
+    );
+    if (hold?.held) throw unavailable(name, "reserved");
+    const now = clock.now();
+    const [row] = await tx
+      .insert(quotes)
+      .values({
+        id: newId("quote", now.getTime()),
+        partnerId: input.partnerId,
+        environment: input.environment,
+        domainId: listing.id,
+        domain: name,
+        salePriceCents: listing.priceCents,
+        currency: listing.currency,
+        expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
+        createdAt: now,
+      })
+      .returning();
+    if (!row) throw new Error("quote insert returned no row");
+    return { row, token: quoteToken(row) };
+  });
+}
+
+export function quoteToken(row: QuoteRow): string {
+  return encodeQuoteToken({
+    quoteId: row.id,
+    partnerId: row.partnerId,
+    environment: row.environment,
+    domain: row.domain,
+    priceCents: row.salePriceCents,
+    currency: row.currency,
+    expiresAt: row.expiresAt,
+  });
+}
+
+export function serializeQuote(quote: CreatedQuote) {
+  return {
+    quote_id: quote.token,
+    domain: quote.row.domain,
+    sale_price_cents: quote.row.salePriceCents,
+    currency: quote.row.currency,
+    expires_at: quote.row.expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,224 @@
+import { getDb, type Database } from "@/db/client";
+import { clock } from "@/server/clock";
+import { openSecret } from "@/server/crypto";
+import { getEnv } from "@/server/env";
+import { sequenceEvents, serializeEvent } from "@/server/services/events";
+import { webhookSecretContext } from "@/server/services/webhooks";
+import { attemptDelivery, createAgents, DEFAULT_TIMEOUT_MS, type AttemptResult } from "./deliver";
+import { claimDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedRun } from "./queue";
+import { webhookHeaders } from "./signing";
+
+// The delivery worker: sequence committed events (which fans them out to
+// deliveries), claim due deliveries, POST them, record each attempt, repeat.
+// It wakes on NOTIFY pdm_events (an event committed), when one of its own runs
+// finishes, at the next retry or lease expiry, and at least every pollMs.
+// Any number of workers may run against one database (see queue.ts).
+
+export interface WorkerOptions {
+  db?: Database;
+  /** Per-attempt limit; the spec gives receivers 5 s. */
+  timeoutMs?: number;
+  /** How long a claim owns its deliveries before another worker may retry them. */
+  leaseMs?: number;
+  pollMs?: number;
+  /** Endpoints served at once. */
+  concurrency?: number;
+  /** Deliveries taken per endpoint per claim, sent one after another in event order. */
+  runLength?: number;
+  /** Delays after each failed attempt; defaults to WEBHOOK_RETRY_SCHEDULE. */
+  retrySchedule?: readonly number[];
+  /** Defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+  allowPrivateTargets?: boolean;
+  /** Serve only these partners' endpoints. */
+  partnerIds?: readonly string[];
+  /** Listen for pdm_events notifications (default true). */
+  listen?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface WorkerStats {
+  claims: number;
+  attempts: number;
+  succeeded: number;
+  failedAttempts: number;
+  /** Deliveries that used up the schedule. */
+  failed: number;
+}
+
+export interface WebhookWorker {
+  stats: WorkerStats;
+  /** Look for work now. */
+  wake(): void;
+  /** Finish the requests in flight, hand back the rest of their runs, stop. */
+  stop(): Promise<void>;
+}
+
+/** Margin kept between the end of an attempt and the end of its lease. */
+const LEASE_MARGIN_MS = 2000;
+const MIN_SLEEP_MS = 10;
+
+export async function startWebhookWorker(options: WorkerOptions = {}): Promise<WebhookWorker> {
+  const db = options.db ?? getDb();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 1000;
+  const concurrency = options.concurrency ?? 16;
+  const runLength = options.runLength ?? 20;
+  const log = options.log ?? ((message: string) => console.log(`[webhooks] ${message}`));
+  if (leaseMs < timeoutMs + LEASE_MARGIN_MS) throw new Error(`leaseMs must be at least timeoutMs + ${LEASE_MARGIN_MS}`);
+  const schedule = () => options.retrySchedule ?? getEnv().WEBHOOK_RETRY_SCHEDULE;
+  const allowPrivateTargets = options.allowPrivateTargets ?? getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  const agents = createAgents(concurrency);
+  const stats: WorkerStats = { claims: 0, attempts: 0, succeeded: 0, failedAttempts: 0, failed: 0 };
+  const active = new Set<Promise<void>>();
+
+  let stopping = false;
+  let woken = false;
+  let interrupt: (() => void) | undefined;
+  const wake = () => {
+    woken = true;
+    interrupt?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopping) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        interrupt = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      interrupt = done;
+    });
+
+  const listener = options.listen === false ? undefined : await db.$client.listen("pdm_events", wake);
+
+  async function deliverRun(run: ClaimedRun): Promise<void> {
+    const secret = openEndpointSecret(run);
+    for (const [index, delivery] of run.deliveries.entries()) {
+      const now = clock.now();
+      if (stopping || now.getTime() + timeoutMs + LEASE_MARGIN_MS > run.leaseUntil.getTime()) {
+        await releaseDeliveries(db, run.deliveries.slice(index), run.leaseUntil, now);
+        return;
+      }
+      const body = JSON.stringify(serializeEvent(delivery.event));
+      const result =
+        secret === undefined
+          ? unsendable
+          : await attemptDelivery({
+              url: run.url,
+              body,
+              headers: webhookHeaders({ secret, body, eventId: delivery.event.id, timestampSeconds: clock.nowSeconds() }),
+              timeoutMs,
+              allowPrivateTargets,
+              agents,
+            });
+      const outcome = outcomeOf(result, delivery.attempt, schedule());
+      stats.attempts++;
+      if (result.ok) stats.succeeded++;
+      else {
+        stats.failedAttempts++;
+        if (outcome.status === "failed") stats.failed++;
+        const next = outcome.status === "pending" ? `retry at ${outcome.nextAttemptAt.toISOString()}` : "no retries left, failed";
+        log(`delivery ${delivery.id} attempt ${delivery.attempt} to endpoint ${run.endpointId}: ${failureText(result)}; ${next}`);
+      }
+      const owned = await recordAttempt(db, {
+        deliveryId: delivery.id,
+        attempt: delivery.attempt,
+        leaseUntil: run.leaseUntil,
+        url: run.url,
+        now: clock.now(),
+        status: result.status,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        responseBody: result.responseBody,
+        outcome,
+        lastError: result.ok ? null : failureText(result),
+      });
+      if (!owned) log(`delivery ${delivery.id}: attempt logged, but the claim had expired or the endpoint was deactivated; state left as is`);
+    }
+  }
+
+  function startRun(run: ClaimedRun) {
+    const task: Promise<void> = deliverRun(run)
+      .catch((error: unknown) => log(`run for endpoint ${run.endpointId} stopped: ${(error as Error).message}; its lease will expire and it will be retried`))
+      .finally(() => {
+        active.delete(task);
+        wake();
+      });
+    active.add(task);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      woken = false;
+      try {
+        await sequenceEvents(db);
+        const free = concurrency - active.size;
+        if (free === 0) {
+          await sleep(pollMs); // every slot is busy: a finishing run wakes us
+          continue;
+        }
+        const runs = await claimDeliveries(db, { now: clock.now(), leaseMs, maxEndpoints: free, runLength, partnerIds: options.partnerIds });
+        if (runs.length > 0) {
+          stats.claims++;
+          runs.forEach(startRun);
+          continue; // more may be due
+        }
+        const next = await nextDueAt(db, { now: clock.now(), partnerIds: options.partnerIds });
+        const untilNext = next ? next.getTime() - clock.nowMs() : pollMs;
+        await sleep(Math.min(pollMs, Math.max(MIN_SLEEP_MS, untilNext)));
+      } catch (error) {
+        if (stopping) break;
+        log(`worker loop error: ${(error as Error).message}`);
+        await sleep(pollMs);
+      }
+    }
+  }
+
+  const running = loop();
+  return {
+    stats,
+    wake,
+    async stop() {
+      stopping = true;
+      wake();
+      await running;
+      await Promise.allSettled([...active]);
+      await listener?.unlisten().catch(() => {});
+      agents.destroy();
+    },
+  };
+}
+
+/** Success on any 2xx; otherwise the next delay of the schedule, or failed once it is used up. */
+export function outcomeOf(
+  result: AttemptResult,
+  attempt: number,
+  schedule: readonly number[],
+): { status: "succeeded" } | { status: "pending"; nextAttemptAt: Date } | { status: "failed" } {
+  if (result.ok) return { status: "succeeded" };
+  const delay = schedule[attempt - 1];
+  return delay === undefined ? { status: "failed" } : { status: "pending", nextAttemptAt: new Date(clock.nowMs() + delay) };
+}
+
+/** Undefined when the sealed secret does not open (SECRET_KEY changed): such attempts fail without sending. */
+function openEndpointSecret(run: ClaimedRun): string | undefined {
+  try {
+    return openSecret(run.secretSealed, webhookSecretContext(run));
+  } catch {
+    return undefined;
+  }
+}
+
+const unsendable: AttemptResult = {
+  ok: false,
+  status: null,
+  latencyMs: 0,
+  error: "the endpoint's signing secret cannot be opened (was SECRET_KEY changed?); register the endpoint again",
+  responseBody: null,
+};
+
+function failureText(result: AttemptResult): string {
+  return result.error ?? `HTTP ${result.status}`;
+}
