@@ -1,4 +1,4 @@
-import { index, integer, pgEnum, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgEnum, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, currency, environment, money, updatedAt } from "./columns";
 import { partners } from "./partners";
 
@@ -50,3 +50,11 @@ export const brokerageTimeline = pgTable(
   },
   (t) => [index().on(t.caseId, t.id)],
 );
+
+/** Cached "does this domain run an active site" probes (DNS + HTTP) for brokerage eligibility. */
+export const siteProbes = pgTable("site_probes", {
+  domain: text().primaryKey(),
+  active: boolean().notNull(),
+  detail: text(),
+  checkedAt: at().notNull(),
+});

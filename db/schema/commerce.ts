@@ -134,14 +134,19 @@ export const refunds = pgTable(
   (t) => [index().on(t.partnerId, t.environment, t.createdAt), index().on(t.orderId)],
 );
 
-/** A hosted-checkout link (non-MoR sale); the `pt` token is signed and names this row. */
+/**
+ * A hosted-checkout session: a partner's link (non-MoR sale; the `pt` token is
+ * signed and names this row) or a buy-now from the storefront (no partner; a
+ * referral link may be attributed instead).
+ */
 export const checkoutSessions = pgTable(
   "checkout_sessions",
   {
     id: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id),
+    partnerId: text().references(() => partners.id),
+    referralLinkId: text(),
+    /** Hashed visitor id of the attribution cookie, for referral sales. */
+    visitorId: text(),
     environment: environment().notNull(),
     domainId: text()
       .notNull()
