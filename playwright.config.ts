@@ -56,6 +56,9 @@ export default defineConfig({
       PORT: String(PORT),
       APP_URL: baseURL,
       NEXT_TELEMETRY_DISABLED: "1",
+      // The end-to-end webhook test receives deliveries on 127.0.0.1, quickly retried.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s",
     },
   },
 });
