@@ -1,3 +1,4 @@
+import { webhookOperations } from "./webhooks";
 import { z } from "zod";
 import { errorBodySchema } from "@/server/contracts/common";
 import { rateClasses, type EndpointContract } from "@/server/http/contract";
@@ -10,7 +11,7 @@ import { apiDescription } from "./description";
 // responses as the server writes them (io "output"). Schemas carrying
 // `.meta({ id })` become components.schemas entries.
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export interface OpenApiDocument {
   openapi: string;
@@ -19,6 +20,8 @@ export interface OpenApiDocument {
   tags: { name: string; description?: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, Json>>;
+  /** What the service POSTs to partners (OpenAPI 3.1 `webhooks`). */
+  webhooks: Record<string, Json>;
   components: {
     securitySchemes: Record<string, Json>;
     schemas: Record<string, Json>;
@@ -313,6 +316,7 @@ export function buildOpenApiDocument(options: BuildOptions): OpenApiDocument {
     item[method] = operationFor(collector, contract);
   }
   paths[OPENAPI_PATH] = { get: openApiOperation() };
+  const webhooks = webhookOperations((schema) => collector.convert(schema, "output"));
 
   const tagNames = [...new Set([...options.contracts.map((c) => c.tag), "Meta"])];
   return {
@@ -322,6 +326,7 @@ export function buildOpenApiDocument(options: BuildOptions): OpenApiDocument {
     tags: tagNames.map((name) => ({ name, ...(tagDescriptions[name] ? { description: tagDescriptions[name] } : {}) })),
     security: signedSecurity,
     paths,
+    webhooks,
     components: { securitySchemes, schemas: collector.components, headers, parameters },
   };
 }
