@@ -9,9 +9,12 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
     <header className="border-b border-line bg-surface/80 backdrop-blur supports-[backdrop-filter]:bg-surface/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link href="/" className="flex rounded-md" aria-label="Domain Marketplace home">
-          <Logo />
+          <Logo compact />
         </Link>
         <nav aria-label="Main" className="flex items-center gap-1 sm:gap-2">
+          <Link href="/domains" className={buttonClasses({ variant: "ghost", size: "sm" })}>
+            Buy a domain
+          </Link>
           <a href={OPENAPI_URL} className={buttonClasses({ variant: "ghost", size: "sm", className: "max-sm:hidden" })}>
             API reference
           </a>

@@ -25,6 +25,8 @@ export const settlementCommands = {
         as_of: result.asOf.toISOString(),
         statements: result.statements.map(serializeClosedStatement),
         orders_settled_without_statement: result.ordersSettledWithoutStatement,
+        referral_payouts: result.referralPayouts,
+        brokerage_payouts: result.brokeragePayouts,
       };
     },
   }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { seedDemoData } from "@/db/seed";
+import { brokerageCommands } from "./admin-brokerage";
 import { defineCommand, helpFor, type CommandTable } from "./admin-commands";
 import { inventoryCommands } from "./admin-inventory";
 import { orderCommands } from "./admin-orders";
@@ -20,6 +21,7 @@ export const commands: CommandTable = {
   ...inventoryCommands,
   ...orderCommands,
   ...settlementCommands,
+  ...brokerageCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

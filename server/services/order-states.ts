@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { auditLog, domains, orders, orderTimeline, type Environment } from "@/db/schema";
+import type { Db, Transaction } from "@/db/client";
+import { auditLog, commissionLedger, domains, orders, orderTimeline, payments, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -95,6 +95,7 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
       .where(eq(orders.id, order.id))
       .returning();
     if (!updated) throw new Error("order update returned no row");
+    await moveOrderCommission(tx, order.id, to, now);
     if (to === "REFUNDED" || to === "CANCELLED") {
       // The sale is undone: the domain goes back on the market (unless staff removed it meanwhile).
       await tx
@@ -125,6 +126,33 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
     });
     return updated;
   });
+}
+
+/**
+ * Commission tied to an order (a referral's, and a non-MoR partner's sale
+ * commission) follows it (DECISIONS "Links"): accrued -> pending when its
+ * transfer completes, reversed when it is refunded or cancelled; paid_out is
+ * the settlement run's move. A refund also marks the hosted-checkout payment
+ * refunded: the record the processor refund is made against.
+ */
+async function moveOrderCommission(tx: Transaction, orderId: string, to: OrderStatus, now: Date): Promise<void> {
+  const move =
+    to === "TRANSFER_COMPLETED"
+      ? { from: ["accrued"] as const, to: "pending" as const }
+      : to === "REFUNDED" || to === "CANCELLED"
+        ? { from: ["accrued", "pending"] as const, to: "reversed" as const }
+        : null;
+  if (!move) return;
+  await tx
+    .update(commissionLedger)
+    .set({ state: move.to, updatedAt: now })
+    .where(and(eq(commissionLedger.orderId, orderId), inArray(commissionLedger.state, [...move.from])));
+  if (to === "REFUNDED") {
+    await tx
+      .update(payments)
+      .set({ status: "refunded", updatedAt: now })
+      .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")));
+  }
 }
 
 /** The order fields of SPEC "Order" and of every order event's `data.order`. */

@@ -6,6 +6,8 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { transitionOrder, type OrderRow } from "./order-states";
 import type { Actor } from "./partners";
+import { payOutReferralCommissions, type ReferralPayout } from "./referrals";
+import { settleBrokerageShares, type BrokeragePayout } from "./brokerage";
 
 // Settlement of SPEC "Settlement and reconciliation" and DECISIONS "Settlement
 // periods". Periods are calendar months in UTC; a run closes every ended period
@@ -38,7 +40,8 @@ import type { Actor } from "./partners";
 export type SettlementRow = typeof settlements.$inferSelect;
 export type PaymentModel = SettlementRow["paymentModel"];
 
-const SETTLEMENT_LOCK = 727010;
+/** Advisory lock serialising settlement runs (statements and the referral payout step). */
+export const SETTLEMENT_LOCK = 727010;
 const systemActor: Actor = { type: "system" };
 
 export interface ClosedStatement {
@@ -52,6 +55,10 @@ export interface SettlementRunResult {
   statements: ClosedStatement[];
   /** Orders without a partner (direct marketplace sales) settled without a statement. */
   ordersSettledWithoutStatement: number;
+  /** The separate referral step: pending referral commissions of settled orders paid out. */
+  referralPayouts: ReferralPayout[];
+  /** The separate brokerage step: partner shares of cases completed in ended months (settleBrokerageShares). */
+  brokeragePayouts: BrokeragePayout[];
 }
 
 interface Group {
@@ -96,7 +103,7 @@ export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor 
     group by 1, 2, 3, 4, 5
     order by period_start, partner_id nulls first, environment, currency, channel`);
 
-  const result: SettlementRunResult = { asOf, statements: [], ordersSettledWithoutStatement: 0 };
+  const result: SettlementRunResult = { asOf, statements: [], ordersSettledWithoutStatement: 0, referralPayouts: [], brokeragePayouts: [] };
   for (const row of groups) {
     const group: Group = {
       partnerId: row.partner_id,
@@ -109,6 +116,11 @@ export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor 
     if (closed.statement) result.statements.push(closed.statement);
     result.ordersSettledWithoutStatement += closed.settledWithoutStatement;
   }
+  // A separate step after the statements: referral commission is the referrer's,
+  // not the selling partner's, so it is paid apart from any statement.
+  result.referralPayouts = await payOutReferralCommissions(db, input.actor ?? systemActor);
+  // Brokerage shares are paid per completed case, apart from any statement (brokerage.ts).
+  result.brokeragePayouts = await settleBrokerageShares(db, { asOf, actor: input.actor ?? systemActor });
   return result;
 }
 

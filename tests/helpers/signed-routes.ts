@@ -13,6 +13,16 @@ import * as settlements from "@/app/api/partner/v1/settlements/route";
 import * as transactions from "@/app/api/partner/v1/transactions/route";
 import * as payouts from "@/app/api/partner/v1/payouts/route";
 import * as webhooks from "@/app/api/partner/webhooks/route";
+import * as brokerage from "@/app/api/partner/v1/brokerage/route";
+import * as brokerageCase from "@/app/api/partner/v1/brokerage/[case_id]/route";
+import * as brokerageEligibility from "@/app/api/partner/v1/brokerage/eligibility/route";
+import * as checkoutSession from "@/app/api/partner/v1/checkout-session/route";
+import * as links from "@/app/api/partner/v1/links/route";
+import * as meClicks from "@/app/api/partner/v1/me/clicks/route";
+import * as meSales from "@/app/api/partner/v1/me/sales/route";
+import * as meCommissions from "@/app/api/partner/v1/me/commissions/route";
+import * as mePayouts from "@/app/api/partner/v1/me/payouts/route";
+import * as analytics from "@/app/api/partner/v1/analytics/route";
 import { partnerContracts } from "@/server/contracts";
 import { getDb } from "@/db/client";
 import { addDomain } from "@/server/services/inventory";
@@ -55,7 +65,10 @@ export const signedRoutes: SignedRouteSample[] = [
   { operationId: "listTransactions", handler: transactions.GET, method: "GET", url: "/api/partner/v1/transactions?limit=5&status=SETTLED", okStatus: 200 },
   { operationId: "listPayouts", handler: payouts.GET, method: "GET", url: "/api/partner/v1/payouts?limit=5", okStatus: 200 },
   ...commerceSamples(),
+  ...checkoutSamples(),
   ...webhookSamples(),
+  ...brokerageSamples(),
+  ...referralSamples(),
 ];
 
 /** Register, read, deactivate (in that order, so GET and DELETE find the endpoint). A public IP literal needs no DNS. */
@@ -99,6 +112,78 @@ function commerceSamples(): SignedRouteSample[] {
     { operationId: "createRefund", handler: refunds.POST, method: "POST", url: "/api/partner/v1/refunds", body: { order_id: "ord_0000000000000000000000" }, okStatus: 404 },
   ];
 }
+
+/** A hosted checkout link for a listed domain of its own (sessions hold nothing, so repeats succeed). */
+function checkoutSamples(): SignedRouteSample[] {
+  const name = `auth-table-checkout-${uniqueSuffix()}.com`;
+  return [
+    {
+      operationId: "createCheckoutSession",
+      handler: checkoutSession.POST,
+      method: "POST",
+      url: "/api/partner/v1/checkout-session",
+      body: { domain: name, return_url: "https://partner.example/thanks" },
+      setup: () => addDomain(getDb(), { environment: "sandbox", name, priceCents: 12_345 }).then(() => undefined),
+      okStatus: 201,
+    },
+  ];
+}
+
+/**
+ * A `.test` name never resolves (the site probe answers without DNS). The POST
+ * sample names a listed domain, so every correctly signed call is the same 409
+ * (a 201 could not repeat: the first case stays open).
+ */
+function brokerageSamples(): SignedRouteSample[] {
+  const listed = `auth-table-brokerage-${uniqueSuffix()}.com`;
+  const body = { domain: listed, tier: "managed", buyer_email: "buyer@test.example", budget: 100_000 };
+  return [
+    {
+      operationId: "getBrokerageEligibility",
+      handler: brokerageEligibility.GET,
+      method: "GET",
+      url: "/api/partner/v1/brokerage/eligibility?domain=auth-table-brokerage.test",
+      okStatus: 200,
+    },
+    {
+      operationId: "createBrokerageCase",
+      handler: brokerage.POST,
+      method: "POST",
+      url: "/api/partner/v1/brokerage",
+      body,
+      setup: () => addDomain(getDb(), { environment: "sandbox", name: listed, priceCents: 12_345 }).then(() => undefined),
+      okStatus: 409,
+    },
+    {
+      operationId: "getBrokerageCase",
+      handler: brokerageCase.GET,
+      method: "GET",
+      url: "/api/partner/v1/brokerage/bc_0000000000000000000000",
+      params: { case_id: "bc_0000000000000000000000" },
+      okStatus: 404,
+    },
+    { operationId: "listBrokerageCases", handler: brokerage.GET, method: "GET", url: "/api/partner/v1/brokerage?limit=5&status=OPEN", okStatus: 200 },
+  ];
+}
+
+/**
+ * The table's partner must be an affiliate for these to succeed (referral needs
+ * an affiliate account): see samplePartnerOptions.
+ */
+function referralSamples(): SignedRouteSample[] {
+  return [
+    { operationId: "createLink", handler: links.POST, method: "POST", url: "/api/partner/v1/links", body: { type: "generic", label: "auth table" }, okStatus: 201 },
+    { operationId: "listLinks", handler: links.GET, method: "GET", url: "/api/partner/v1/links?limit=5", okStatus: 200 },
+    { operationId: "getReferralClicks", handler: meClicks.GET, method: "GET", url: "/api/partner/v1/me/clicks?interval=day", okStatus: 200 },
+    { operationId: "listReferralSales", handler: meSales.GET, method: "GET", url: "/api/partner/v1/me/sales?limit=5", okStatus: 200 },
+    { operationId: "listCommissions", handler: meCommissions.GET, method: "GET", url: "/api/partner/v1/me/commissions?limit=5", okStatus: 200 },
+    { operationId: "listReferralPayouts", handler: mePayouts.GET, method: "GET", url: "/api/partner/v1/me/payouts?limit=5", okStatus: 200 },
+    { operationId: "getReferralAnalytics", handler: analytics.GET, method: "GET", url: "/api/partner/v1/analytics?from=2020-01-01", okStatus: 200 },
+  ];
+}
+
+/** Options of the partner the shared table signs as: an affiliate, so the referral samples succeed. */
+export const samplePartnerOptions = { isAffiliate: true } as const;
 
 export function contractFor(operationId: string): EndpointContract {
   const contract = partnerContracts.find((c) => c.operationId === operationId);

@@ -6,7 +6,7 @@ import { scopes as allScopes, type Scope } from "@/server/http/contract";
 import { revokeCredential } from "@/server/services/partners";
 import { partnerContracts } from "@/server/contracts";
 import { addCredential, callRoute, createTestPartner, type CallOptions, type TestCredential } from "../helpers/partner";
-import { contractFor, signedRoutes, type SignedRouteSample } from "../helpers/signed-routes";
+import { contractFor, samplePartnerOptions, signedRoutes, type SignedRouteSample } from "../helpers/signed-routes";
 
 // The one table of authentication and scope cases of STYLE rule 10, run against
 // every signed endpoint. Each case states the request and the error it must get.
@@ -161,7 +161,7 @@ describe("authentication table, every signed endpoint", () => {
 
   before(async () => {
     for (const route of signedRoutes) await route.setup?.();
-    const partner = await createTestPartner({ scopes: [...allScopes] });
+    const partner = await createTestPartner({ scopes: [...allScopes], ...samplePartnerOptions });
     const revoked = await addCredential(partner.partnerId, "sandbox", [...allScopes]);
     await revokeCredential(getDb(), { keyId: revoked.keyId });
     ctx = {
