@@ -4,10 +4,11 @@ import { auditLog, checkoutSessions, commissionLedger, domains, orders, orderTim
 import { clock } from "@/server/clock";
 import { CHECKOUT_SESSION_TTL_DAYS } from "@/server/contracts/checkout";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
-import { deriveKey, hmacSha256Hex, safeEqual, sha256Hex } from "@/server/crypto";
+import { sha256Hex } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
+import { encodeSignedToken, openSignedToken } from "@/server/signed-token";
 import { cardDigits, checkCard, type CardProblem } from "@/server/payments/card";
 import { getPaymentProvider, type CardInput } from "@/server/payments/provider";
 import { getDomainDetails } from "./discovery";
@@ -54,58 +55,44 @@ export interface CheckoutClaims {
 
 const SESSION_ID = /^cs_[0-9A-Za-z]{22}$/;
 
-function sign(body: string): string {
-  return Buffer.from(hmacSha256Hex(deriveKey("checkout"), body), "hex").toString("base64url");
-}
-
-/** `cs_<id>.<base64url JSON claims>.<base64url HMAC-SHA256 of the first two parts>`. */
+/** `cs_<id>.<claims>.<signature>` (server/signed-token.ts), keyed for checkout. */
 export function encodeCheckoutToken(claims: CheckoutClaims): string {
-  const payload = Buffer.from(
-    JSON.stringify({
-      p: claims.partnerId,
-      e: claims.environment,
-      d: claims.domain,
-      a: claims.priceCents,
-      c: claims.currency,
-      x: claims.expiresAt.getTime(),
-      ...(claims.buyerEmail ? { b: claims.buyerEmail } : {}),
-    }),
-  ).toString("base64url");
-  const body = `${claims.sessionId}.${payload}`;
-  return `${body}.${sign(body)}`;
+  return encodeSignedToken("checkout", claims.sessionId, {
+    p: claims.partnerId,
+    e: claims.environment,
+    d: claims.domain,
+    a: claims.priceCents,
+    c: claims.currency,
+    x: claims.expiresAt.getTime(),
+    ...(claims.buyerEmail ? { b: claims.buyerEmail } : {}),
+  });
 }
 
 /** The claims of an authentic token (expired or not), or null for anything altered or foreign. */
 export function verifyCheckoutToken(token: string | undefined | null): CheckoutClaims | null {
-  if (!token || token.length > 4000) return null;
-  const parts = token.split(".");
-  const [sessionId, payload, signature] = parts;
-  if (parts.length !== 3 || !sessionId || !payload || !signature || !SESSION_ID.test(sessionId)) return null;
-  if (!safeEqual(sign(`${sessionId}.${payload}`), signature)) return null;
-  try {
-    const v = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
-    const ok =
-      (v.p === null || typeof v.p === "string") &&
-      (v.e === "sandbox" || v.e === "live") &&
-      typeof v.d === "string" &&
-      Number.isSafeInteger(v.a) &&
-      typeof v.c === "string" &&
-      Number.isSafeInteger(v.x) &&
-      (v.b === undefined || typeof v.b === "string");
-    if (!ok) return null;
-    return {
-      sessionId,
-      partnerId: v.p as string | null,
-      environment: v.e as Environment,
-      domain: v.d as string,
-      priceCents: v.a as number,
-      currency: v.c as string,
-      expiresAt: new Date(v.x as number),
-      buyerEmail: (v.b as string | undefined) ?? null,
-    };
-  } catch {
-    return null;
-  }
+  if (!token) return null;
+  const opened = openSignedToken("checkout", token, SESSION_ID);
+  if (!opened.ok) return null;
+  const v = opened.claims;
+  const ok =
+    (v.p === null || typeof v.p === "string") &&
+    (v.e === "sandbox" || v.e === "live") &&
+    typeof v.d === "string" &&
+    Number.isSafeInteger(v.a) &&
+    typeof v.c === "string" &&
+    Number.isSafeInteger(v.x) &&
+    (v.b === undefined || typeof v.b === "string");
+  if (!ok) return null;
+  return {
+    sessionId: opened.id,
+    partnerId: v.p as string | null,
+    environment: v.e as Environment,
+    domain: v.d as string,
+    priceCents: v.a as number,
+    currency: v.c as string,
+    expiresAt: new Date(v.x as number),
+    buyerEmail: (v.b as string | undefined) ?? null,
+  };
 }
 
 export function checkoutUrl(token: string): string {

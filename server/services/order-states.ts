@@ -64,21 +64,34 @@ export interface TransitionInput {
   set?: Partial<Pick<OrderRow, "settlementId">>;
 }
 
+/**
+ * The order row locked FOR UPDATE for the rest of the transaction; with an
+ * owner, another partner's or environment's order is not_found.
+ */
+export async function lockOrderOrThrow(
+  tx: Transaction,
+  orderId: string,
+  owner?: { partnerId: string; environment: Environment },
+): Promise<OrderRow> {
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.id, orderId),
+        owner ? eq(orders.partnerId, owner.partnerId) : undefined,
+        owner ? eq(orders.environment, owner.environment) : undefined,
+      ),
+    )
+    .for("update");
+  if (!order) throw new AppError("not_found", `order ${orderId} not found`);
+  return order;
+}
+
 /** Applies one move inside `db`'s transaction (opening one if `db` is the pool). */
 export async function transitionOrder(db: Db, input: TransitionInput): Promise<OrderRow> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(
-        and(
-          eq(orders.id, input.orderId),
-          input.owner ? eq(orders.partnerId, input.owner.partnerId) : undefined,
-          input.owner ? eq(orders.environment, input.owner.environment) : undefined,
-        ),
-      )
-      .for("update");
-    if (!order) throw new AppError("not_found", `order ${input.orderId} not found`);
+    const order = await lockOrderOrThrow(tx, input.orderId, input.owner);
     const to = nextStatus(order, input.action);
     if (!to) {
       throw new AppError("conflict", `cannot ${input.action.replace("_", " ")} an order in status ${order.status}`);

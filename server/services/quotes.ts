@@ -2,10 +2,10 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { domains, quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
-import { deriveKey, hmacSha256Hex, safeEqual } from "@/server/crypto";
 import { QUOTE_TTL_MINUTES } from "@/server/contracts/orders";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
+import { encodeSignedToken, openSignedToken } from "@/server/signed-token";
 import { heldForOthersSql } from "./discovery";
 import { normalizeDomainName } from "./inventory";
 
@@ -30,24 +30,16 @@ export interface QuoteClaims {
 
 const QUOTE_ID = /^qt_[0-9A-Za-z]{22}$/;
 
-function sign(body: string): string {
-  return Buffer.from(hmacSha256Hex(deriveKey("quotes"), body), "hex").toString("base64url");
-}
-
-/** `qt_<id>.<base64url JSON claims>.<base64url HMAC-SHA256 of the first two parts>`. */
+/** `qt_<id>.<claims>.<signature>` (server/signed-token.ts), keyed for quotes. */
 export function encodeQuoteToken(claims: QuoteClaims): string {
-  const payload = Buffer.from(
-    JSON.stringify({
-      p: claims.partnerId,
-      e: claims.environment,
-      d: claims.domain,
-      a: claims.priceCents,
-      c: claims.currency,
-      x: claims.expiresAt.getTime(),
-    }),
-  ).toString("base64url");
-  const body = `${claims.quoteId}.${payload}`;
-  return `${body}.${sign(body)}`;
+  return encodeSignedToken("quotes", claims.quoteId, {
+    p: claims.partnerId,
+    e: claims.environment,
+    d: claims.domain,
+    a: claims.priceCents,
+    c: claims.currency,
+    x: claims.expiresAt.getTime(),
+  });
 }
 
 const invalidQuote = (message: string) =>
@@ -62,13 +54,12 @@ export function verifyQuoteToken(
   token: string,
   expected: { partnerId: string; environment: Environment; domain: string },
 ): QuoteClaims {
-  const parts = token.split(".");
-  const [quoteId, payload, signature] = parts;
-  if (parts.length !== 3 || !quoteId || !payload || !signature || !QUOTE_ID.test(quoteId)) {
-    throw invalidQuote("is not a quote token from POST /quotes");
+  const opened = openSignedToken("quotes", token, QUOTE_ID);
+  if (!opened.ok) {
+    throw invalidQuote(opened.reason === "altered" ? "has been altered or was not issued by this service" : "is not a quote token from POST /quotes");
   }
-  if (!safeEqual(sign(`${quoteId}.${payload}`), signature)) throw invalidQuote("has been altered or was not issued by this service");
-  const claims = decodeClaims(payload);
+  const quoteId = opened.id;
+  const claims = checkClaims(opened.claims);
   if (!claims) throw invalidQuote("is not a quote token from POST /quotes");
   if (claims.p !== expected.partnerId || claims.e !== expected.environment) {
     throw invalidQuote("was issued to another partner or environment");
@@ -98,20 +89,15 @@ interface RawClaims {
   x: number;
 }
 
-function decodeClaims(payload: string): RawClaims | null {
-  try {
-    const value = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Partial<RawClaims>;
-    const ok =
-      typeof value.p === "string" &&
-      (value.e === "sandbox" || value.e === "live") &&
-      typeof value.d === "string" &&
-      Number.isSafeInteger(value.a) &&
-      typeof value.c === "string" &&
-      Number.isSafeInteger(value.x);
-    return ok ? (value as RawClaims) : null;
-  } catch {
-    return null;
-  }
+function checkClaims(value: Partial<RawClaims>): RawClaims | null {
+  const ok =
+    typeof value.p === "string" &&
+    (value.e === "sandbox" || value.e === "live") &&
+    typeof value.d === "string" &&
+    Number.isSafeInteger(value.a) &&
+    typeof value.c === "string" &&
+    Number.isSafeInteger(value.x);
+  return ok ? (value as RawClaims) : null;
 }
 
 /** A listing row locked for the rest of the caller's transaction. */

@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { orders, refunds, type Environment } from "@/db/schema";
+import { refunds, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { serializeOrderWithTimeline, timelineOf, type OrderWithTimeline } from "./orders";
-import { nextStatus, orderMoves, transitionOrder, type OrderRow } from "./order-states";
+import { lockOrderOrThrow, nextStatus, orderMoves, transitionOrder, type OrderRow } from "./order-states";
 import type { Actor } from "./partners";
 
 // Refunds: a partner's POST /refunds (only before the transfer starts) and a
@@ -34,18 +33,7 @@ export async function refundOrder(db: Db, input: RefundInput): Promise<RefundRes
   const action = input.owner ? "partner_refund" : "refund";
   return db.transaction(async (tx) => {
     // Lock first so the checks below and the move see the same order.
-    const [current] = await tx
-      .select()
-      .from(orders)
-      .where(
-        and(
-          eq(orders.id, input.orderId),
-          input.owner ? eq(orders.partnerId, input.owner.partnerId) : undefined,
-          input.owner ? eq(orders.environment, input.owner.environment) : undefined,
-        ),
-      )
-      .for("update");
-    if (!current) throw new AppError("not_found", `order ${input.orderId} not found`);
+    const current = await lockOrderOrThrow(tx, input.orderId, input.owner);
     if (input.amountCents !== undefined && input.amountCents !== current.salePriceCents) {
       throw new AppError("validation_error", `only full refunds are supported: amount_cents must be ${current.salePriceCents}`, [
         { path: "amount_cents", message: `must equal the sale price, ${current.salePriceCents}` },
