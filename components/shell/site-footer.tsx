@@ -12,6 +12,9 @@ export function SiteFooter() {
           <a href={OPENAPI_URL} className="rounded-sm hover:text-ink">
             API reference
           </a>
+          <a href="/docs/public" className="rounded-sm hover:text-ink">
+            Public search &amp; MCP
+          </a>
           <a href="/api/health" className="rounded-sm hover:text-ink">
             Status
           </a>

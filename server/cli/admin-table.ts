@@ -3,6 +3,7 @@ import { seedDemoData } from "@/db/seed";
 import { brokerageCommands } from "./admin-brokerage";
 import { defineCommand, helpFor, type CommandTable } from "./admin-commands";
 import { inventoryCommands } from "./admin-inventory";
+import { oauthCommands } from "./admin-oauth";
 import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
 import { settlementCommands } from "./admin-settlements";
@@ -22,6 +23,7 @@ export const commands: CommandTable = {
   ...orderCommands,
   ...settlementCommands,
   ...brokerageCommands,
+  ...oauthCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

@@ -1,0 +1,6 @@
+import { optionsHandler, tokenHandler } from "@/server/oauth/http";
+
+// OAuth 2.1 token endpoint: authorization_code (PKCE S256) and refresh_token.
+export const dynamic = "force-dynamic";
+export const POST = tokenHandler;
+export const OPTIONS = optionsHandler;
