@@ -44,6 +44,17 @@ async function embedWords(words: string[], embedder: Embedder): Promise<Map<stri
   return new Map(words.map((w) => [w, queryVectors.get(key(w)) as Float32Array]));
 }
 
+/**
+ * Segments an unknown query word, unless real words would cover under half of
+ * its letters: "zqixnywdgo" is a brand or noise, not "go" with a prefix, and
+ * matching it on "go" would answer nonsense with unrelated names.
+ */
+function segmentQueryWord(mirror: Mirror, word: string): string[] {
+  const pieces = segmentWord(word);
+  const known = pieces.filter((p) => p.length >= 2 && (isKnownWord(p) || mirror.words.has(p))).join("").length;
+  return known * 2 >= word.length ? pieces : [word];
+}
+
 function add(terms: Map<string, number>, term: string, weight: number) {
   if (!SAFE_TERM.test(term)) return;
   terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -71,7 +82,7 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
       continue;
     }
     const corrected = correctWord(mirror, word);
-    const pieces = corrected ? [word] : segmentWord(word);
+    const pieces = corrected ? [word] : segmentQueryWord(mirror, word);
     for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
   }
   // Meaning only for real words: a brand or a typo has no meaning to expand, and

@@ -217,10 +217,12 @@ describe("discovery", () => {
     it("keeps sandbox and live inventories apart", async () => {
       const fromLive = await search(live, `q=${tag}`);
       assert.equal(fromLive.status, 200);
-      assert.deepEqual(
-        fromLive.body.results.map((r) => r.domain),
-        [name("livelaw")],
-      );
+      // Every name carrying the random tag is a sandbox name but one; the live key
+      // sees that one, first. (Other live listings may follow: the engine segments
+      // a random tag into chance words, which is a relevance matter, not isolation.)
+      const tagged = fromLive.body.results.map((r) => r.domain).filter((domain) => domain.includes(tag));
+      assert.deepEqual(tagged, [name("livelaw")]);
+      assert.equal(fromLive.body.results[0]?.domain, name("livelaw"));
       const fromSandbox = await search(cred, `q=${encodeURIComponent(`${tag} live law`)}`);
       assert.ok(!fromSandbox.body.results.some((r) => r.domain === name("livelaw")));
     });
