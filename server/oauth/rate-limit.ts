@@ -2,9 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { clock } from "@/server/clock";
 
-// GCRA over the shared rate_limits table (same algorithm as partner_request_gate),
-// as one statement: the upsert only advances `tat` while the bucket has room,
-// so an allowed request costs one round trip and a refused one two.
+// Registration and sign-up limits: the service's one GCRA limiter
+// (rate_limit_take in db/migrations/0008_one_rate_limiter.sql), one round trip.
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -12,20 +11,11 @@ export interface RateLimitResult {
 }
 
 export async function takeToken(db: Db, bucket: string, limit: number, periodMs: number): Promise<RateLimitResult> {
-  const now = clock.now().toISOString();
-  const step = periodMs / limit;
-  const allowed = await db.execute<{ tat: string }>(sql`
-    insert into rate_limits (key, tat) values (${bucket}, ${now}::timestamptz + ${step} * interval '1 millisecond')
-    on conflict (key) do update
-      set tat = greatest(rate_limits.tat, ${now}::timestamptz) + ${step} * interval '1 millisecond'
-      where greatest(rate_limits.tat, ${now}::timestamptz) + ${step} * interval '1 millisecond'
-            <= ${now}::timestamptz + ${periodMs} * interval '1 millisecond'
-    returning tat`);
-  if (allowed.length > 0) return { allowed: true, retryAfterSeconds: 0 };
-  const [row] = await db.execute<{ wait_ms: number }>(sql`
-    select extract(epoch from (tat - ${now}::timestamptz)) * 1000 - ${periodMs - step} as wait_ms
-    from rate_limits where key = ${bucket}`);
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(row?.wait_ms ?? step) / 1000)) };
+  const [row] = await db.execute<{ allowed: boolean; retry_after_ms: number }>(
+    sql`select allowed, retry_after_ms from rate_limit_take(${bucket}, ${limit}::integer, ${Math.round(periodMs)}::integer, ${clock.now().toISOString()}::timestamptz)`,
+  );
+  if (!row) throw new Error("rate_limit_take returned no row");
+  return { allowed: row.allowed, retryAfterSeconds: row.allowed ? 0 : Math.max(1, Math.ceil(row.retry_after_ms / 1000)) };
 }
 
 /**

@@ -27,10 +27,10 @@ interface GateRow extends Record<string, unknown> {
 /** Takes one request from `bucket`; throws rate_limited (with RateLimit-* and Retry-After) when empty. */
 export async function takePublicRateLimit(db: Db, bucket: string, limit: number): Promise<PublicRateLimit> {
   const rows = await db.execute<GateRow>(
-    sql`select * from public_rate_limit(${bucket}, ${limit}::integer, ${PUBLIC_RATE_PERIOD_MS}::integer, ${clock.now().toISOString()}::timestamptz)`,
+    sql`select * from rate_limit_take(${bucket}, ${limit}::integer, ${PUBLIC_RATE_PERIOD_MS}::integer, ${clock.now().toISOString()}::timestamptz)`,
   );
   const gate = rows[0];
-  if (!gate) throw new Error("public_rate_limit returned no row");
+  if (!gate) throw new Error("rate_limit_take returned no row");
   const state = { limit, remaining: gate.remaining, resetSeconds: Math.ceil(gate.reset_ms / 1000) };
   if (!gate.allowed) {
     const retryAfter = String(Math.max(1, Math.ceil(gate.retry_after_ms / 1000)));
