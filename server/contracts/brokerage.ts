@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/server/http/contract";
-import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp } from "./common";
+import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 
 // Brokerage (SPEC "Brokerage", DECISIONS "Brokerage case"): a partner opens a
 // case to acquire an unlisted domain for its buyer; staff move it through its
@@ -163,10 +163,6 @@ export const getBrokerageCaseEndpoint = defineEndpoint({
 
 // --- GET /brokerage --------------------------------------------------------------------------
 
-const instant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })])
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value));
-
 export const listBrokerageCasesQuery = listQuery.extend({
   status: z
     .string()
@@ -174,8 +170,8 @@ export const listBrokerageCasesQuery = listQuery.extend({
     .transform((v) => (v ? [...new Set(v.split(",").map((s) => s.trim()))] : undefined))
     .pipe(z.array(z.enum(brokerageStatuses)).optional())
     .describe("One status or a comma-separated list, e.g. `COMPLETED,CLOSED_NO_DEAL`."),
-  from: instant.optional().describe("ISO 8601 date or date-time (UTC unless an offset is given); `created_at` >= from."),
-  to: instant.optional().describe("ISO 8601 date or date-time; `created_at` < to (exclusive). Must be after `from`."),
+  from: isoInstant.optional().describe("ISO 8601 date or date-time (UTC unless an offset is given); `created_at` >= from."),
+  to: isoInstant.optional().describe("ISO 8601 date or date-time; `created_at` < to (exclusive). Must be after `from`."),
 });
 
 export const listBrokerageCasesEndpoint = defineEndpoint({

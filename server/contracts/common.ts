@@ -81,3 +81,11 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 
 /** An ISO 8601 UTC timestamp as every response writes it. */
 export const timestamp = z.iso.datetime().describe("ISO 8601 date-time in UTC, e.g. 2025-01-31T12:00:00.000Z.");
+
+/**
+ * A date filter bound (DECISIONS `from`/`to`): an ISO 8601 date, read as midnight
+ * UTC, or a date-time with `Z` or an offset.
+ */
+export const isoInstant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/server/http/contract";
-import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp } from "./common";
+import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 
 // Merchant-of-record commerce: quotes, orders and refunds. Every decision the
 // spec leaves open is written into these descriptions, so the OpenAPI document
@@ -215,11 +215,6 @@ export const createOrderEndpoint = defineEndpoint({
 
 // --- GET /orders ----------------------------------------------------------------------
 
-/** `2025-01-31` (midnight UTC) or a date-time with `Z` or an offset. */
-const instant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })])
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value));
-
 export const listOrdersQuery = listQuery.extend({
   status: z
     .string()
@@ -228,8 +223,8 @@ export const listOrdersQuery = listQuery.extend({
     .pipe(z.array(z.enum(orderStatuses)).optional())
     .describe("One status or a comma-separated list, e.g. `EXTERNALLY_PAID,MANUAL_REVIEW`."),
   domain: domainNameInput.optional(),
-  from: instant.optional().describe("ISO 8601 date or date-time (UTC unless an offset is given); `created_at` >= from."),
-  to: instant.optional().describe("ISO 8601 date or date-time; `created_at` < to (exclusive). Must be after `from`."),
+  from: isoInstant.optional().describe("ISO 8601 date or date-time (UTC unless an offset is given); `created_at` >= from."),
+  to: isoInstant.optional().describe("ISO 8601 date or date-time; `created_at` < to (exclusive). Must be after `from`."),
 });
 
 export const listOrdersEndpoint = defineEndpoint({

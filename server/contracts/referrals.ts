@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/server/http/contract";
-import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp } from "./common";
+import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 import { orderStatus } from "./orders";
 import { payout } from "./settlements";
 
@@ -36,10 +36,7 @@ const SUMS = "Amounts are per currency; refunded or cancelled sales (commission 
 
 /** A date filter bound: ISO 8601 date (midnight UTC) or date-time. */
 const dateBound = (what: string) =>
-  z
-    .union([z.iso.date(), z.iso.datetime({ offset: true })])
-    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value))
-    .describe(`${what} ISO 8601 date (midnight UTC) or date-time; \`from\` is inclusive, \`to\` exclusive.`);
+  isoInstant.describe(`${what} ISO 8601 date (midnight UTC) or date-time; \`from\` is inclusive, \`to\` exclusive.`);
 
 const window = {
   from: dateBound("Start of the window:").optional(),

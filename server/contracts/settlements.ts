@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { orderStatus, saleChannel } from "@/db/schema";
 import { defineEndpoint } from "@/server/http/contract";
-import { currencyCode, listEnvelope, listQuery, moneyCents, timestamp } from "./common";
+import { currencyCode, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 
 // Settlement and reconciliation (SPEC "Settlement and reconciliation", DECISIONS
 // "Settlement periods"): GET /settlements, /transactions, /payouts. All three are
@@ -38,10 +38,7 @@ const PAYMENT_MODELS =
 
 /** A date filter bound: ISO 8601 date (midnight UTC) or date-time. */
 const dateBound = (what: string) =>
-  z
-    .union([z.iso.date(), z.iso.datetime({ offset: true })])
-    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value))
-    .describe(`${what} ISO 8601 date (midnight UTC) or date-time, e.g. 2025-01-01 or 2025-01-01T00:00:00Z.`);
+  isoInstant.describe(`${what} ISO 8601 date (midnight UTC) or date-time, e.g. 2025-01-01 or 2025-01-01T00:00:00Z.`);
 
 /** `a,b,c` of allowed values, for filters that take several at once. */
 function commaList<T extends string>(values: readonly [T, ...T[]], what: string) {
