@@ -6,6 +6,7 @@ import net from "node:net";
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
+import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 import { getDemoCredential, getExampleDomain, seedDemoData } from "@/db/seed";
 import { startBanner } from "@/server/cli/banner";
 import { spawnNext, staleBuildReason, waitForExit, waitForHealth } from "@/server/cli/next-build";
@@ -74,6 +75,9 @@ async function prepareDatabase(): Promise<string> {
     const seed = await timed("seed", () => seedDemoData(getDb()));
     if (seed.seeded) console.log(`Seeded demo data: ${seed.sandboxDomains} sandbox and ${seed.liveDomains} live domains.`);
   }
+  // Words listed while the encoder was down, or stored by another model or phrasing, are embedded now.
+  const embedded = await timed("search vocabulary", () => registerInventoryVocabulary(getDb()));
+  if (embedded > 0) console.log(`Embedded ${embedded} search vocabulary words.`);
   return url;
 }
 

@@ -6,7 +6,7 @@ import { createPool } from "@/db/client";
 import { parseSearchQuery } from "@/server/services/discovery";
 import { runSearch, type Leg } from "@/server/search/engine";
 const { db, sql } = createPool(process.env.URL!, 2);
-const qs = ["best pizza", "lawyer miami", "pizza .io", "bestpizzashop.com", "physician", "piza", "smart vacation", "chciago", "nycdogshop", "lawyer"];
+const qs = ["best pizza", "lawyer miami", "pizza .io", "real estate austin", "coffee shop .net", "bestpizzashop.com", "physician", "piza", "smart vacation", "chciago", "nycdogshop", "lawyer"];
 await runSearch(db, parseSearchQuery("warm"), { environment: "sandbox", limit: 5 });
 for (const legs of [["keyword"], ["label"], ["typo"], ["meaning"], ["keyword", "label", "typo", "meaning"]] as Leg[][]) {
   const out: string[] = [];

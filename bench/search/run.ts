@@ -2,14 +2,15 @@
 //   npx tsx bench/search/run.ts                 100k domains
 //   BENCH_SIZE=1000000 npx tsx bench/search/run.ts
 // Needs a PostgreSQL server (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres):
-// creates the scratch database search_bench_<size>, drops it at the end (BENCH_KEEP=1 keeps it).
+// creates the scratch database search_bench_<size>, drops it at the end (BENCH_KEEP=1 keeps it;
+// BENCH_REUSE=1 then measures a kept database again, after migrating it, without reloading).
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { buildSearchSql, parseSearchQuery, searchDomains } from "@/server/services/discovery";
-import { generateCorpus, loadCorpus } from "./corpus";
+import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
+import { describeCorpus, generateCorpus, loadCorpus } from "./corpus";
 import { buildEvalSet, grade, type EvalQuery, type Stratum } from "./queries";
 
 const size = Number(process.env.BENCH_SIZE ?? 100_000);
@@ -18,15 +19,20 @@ const dbName = `search_bench_${size}`;
 const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
 
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`drop database if exists ${dbName}`);
-await admin.unsafe(`create database ${dbName}`);
+const reuse = process.env.BENCH_REUSE === "1" && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
+if (!reuse) {
+  await admin.unsafe(`drop database if exists ${dbName}`);
+  await admin.unsafe(`create database ${dbName}`);
+}
 await migrateDatabase(dbUrl);
 const { db, sql: client } = createPool(dbUrl, 5);
+// The baselines as they come out of the box: pg_trgm's default similarity threshold.
+const { db: plain, sql: plainClient } = createPool(dbUrl, 1, { trigramThreshold: 0.3 });
 
 const tGen = performance.now();
 const corpus = generateCorpus(size);
 const genMs = performance.now() - tGen;
-const build = await loadCorpus(db, corpus);
+const build = reuse ? await describeCorpus(db) : await loadCorpus(db, corpus);
 const truth = new Map(corpus.map((d) => [d.name, { name: d.name, tld: d.tld, words: new Set(d.tokens.split(" ")) }]));
 const evalSet = buildEvalSet(corpus);
 
@@ -45,14 +51,10 @@ type System = (q: string) => Promise<string[]>;
 const env = "sandbox" as const;
 const systems: Record<string, System> = {
   hybrid: async (q) => (await searchDomains(db, { environment: env, partnerId: "ptn_bench", q, limit: 5 })).hits.map((h) => h.name),
-  "previous (kw+trgm)": async (q) => {
-    const s = buildSearchSql(parseSearchQuery(q), { environment: env, partnerId: "ptn_bench", limit: 5 });
-    return s ? (await db.execute<{ name: string }>(s)).map((r) => r.name) : [];
-  },
   "trigram-only": async (q) => {
     const { compact } = parseSearchQuery(q);
     if (!compact) return [];
-    const rows = await db.execute<{ name: string }>(sql`select name from domains
+    const rows = await plain.execute<{ name: string }>(sql`select name from domains
       where environment = ${env} and status = 'listed' and label % ${compact}::text
       order by similarity(label, ${compact}::text) desc, name limit 5`);
     return rows.map((r) => r.name);
@@ -61,7 +63,7 @@ const systems: Record<string, System> = {
     const { words } = parseSearchQuery(q);
     if (words.length === 0) return [];
     const tsq = words.join(" | ");
-    const rows = await db.execute<{ name: string }>(sql`select name from domains
+    const rows = await plain.execute<{ name: string }>(sql`select name from domains
       where environment = ${env} and status = 'listed' and to_tsvector('simple', tokens) @@ to_tsquery('simple', ${tsq}::text)
       order by ts_rank(to_tsvector('simple', tokens), to_tsquery('simple', ${tsq}::text)) desc, length(label), name limit 5`);
     return rows.map((r) => r.name);
@@ -116,12 +118,13 @@ const four = await latency(4, 3);
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 console.log(`\n# search benchmark: ${size.toLocaleString("en")} domains, ${evalSet.length} queries (${Object.entries(evalSet.reduce<Record<string, number>>((a, q) => ({ ...a, [q.stratum]: (a[q.stratum] ?? 0) + 1 }), {})).map(([k, v]) => `${k} ${v}`).join(", ")})`);
 console.log(`build: generate ${genMs.toFixed(0)} ms, load+segment+index ${(build.loadMs / 1000).toFixed(1)} s, vocabulary ${build.vocabularyWords} words embedded in ${(build.vocabularyMs / 1000).toFixed(1)} s, analyze ${build.analyzeMs.toFixed(0)} ms`);
-console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, vocabulary ${mb(build.vocabularyBytes)}; node rss ${mb(process.memoryUsage().rss)}`);
+console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, postings ${mb(build.postingsBytes)}, vocabulary ${mb(build.vocabularyBytes)}; node rss ${mb(process.memoryUsage().rss)}${reuse ? " (reused database: no load)" : ""}`);
 console.log(`\nnDCG@5 / success@1 / zero-result rate`);
 console.table(quality);
 console.log(`hybrid latency (ms, in-process incl. round trips): 1 client p50 ${one.p50} p95 ${one.p95} p99 ${one.p99} (${one.qps} q/s); 4 concurrent p50 ${four.p50} p95 ${four.p95} p99 ${four.p99} (${four.qps} q/s)`);
 if (failures.length) console.log(`\nweak hybrid answers:\n${failures.join("\n")}`);
 
 await client.end();
-if (!process.env.BENCH_KEEP) await admin.unsafe(`drop database ${dbName}`);
+await plainClient.end();
+if (!process.env.BENCH_KEEP && !reuse) await admin.unsafe(`drop database ${dbName}`);
 await admin.end();

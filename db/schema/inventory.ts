@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgEnum, pgTable, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, currency, environment, money, updatedAt } from "./columns";
 
 export const listingStatus = pgEnum("listing_status", ["listed", "reserved", "sold", "removed"]);
@@ -23,6 +23,15 @@ export const domains = pgTable(
     vertical: text(),
     /** Space-separated words of the label, used by keyword search. */
     tokens: text().notNull().default(""),
+    /**
+     * Quality prior for search, higher is better: short labels, no hyphens or
+     * digits, a .com (then the common new TLDs). Orders candidates inside each leg.
+     */
+    searchPrior: smallint()
+      .notNull()
+      .generatedAlwaysAs(
+        sql`(1000 - 15 * least(length(label), 40) - 120 * (length(label) - length(replace(label, '-', ''))) - 80 * (label ~ '[0-9]')::int + case tld when 'com' then 45 when 'ai' then 20 when 'io' then 20 when 'co' then 20 else 0 end)`,
+      ),
     description: text(),
     registeredYear: integer(),
     metadata: jsonb().notNull().default({}),

@@ -72,8 +72,10 @@ export const searchDomainsEndpoint = defineEndpoint({
     `Returns at most ${SEARCH_MAX_RESULTS} listings relevant to \`q\`, best first, and fewer (possibly none) when fewer ` +
     "pass the relevance threshold: results are never padded. Only domains on the market are returned (sold and " +
     "removed listings never appear); one held for someone else appears with `available: false`. An exact name " +
-    "match always ranks first. Matching combines whole and prefix keyword matches on the words of the name with " +
-    "trigram similarity, so small typos still match. There is no pagination and no cursor: discovery is not a " +
+    "match always ranks first. Hybrid search: run-together queries are split into words (\"bestpizza\"), misspelt " +
+    "words are corrected, words are matched by meaning too (\"attorney\" finds lawyer names) and by trigram " +
+    "similarity; a TLD typed in the query (\"pizza .io\") and a budget (\"under $500\") are preferred, and at " +
+    "most two TLDs of one label are returned. There is no pagination and no cursor: discovery is not a " +
     "bulk export. " +
     PRICE_RULE,
   scopes: ["search"],

@@ -1,6 +1,6 @@
-import { getEmbedder, type Embedder } from "./embedder";
-import { isKnownWord, normalizeText, segmentWord } from "./text";
-import { correctWord, nearestWords, type getVocabulary } from "./vocabulary";
+import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
+import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
+import { correctWord, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 
 // Query understanding beyond parsing: each query word becomes a concept with
 // weighted alternatives (its segments, a spelling correction against the
@@ -17,16 +17,39 @@ export interface Concept {
   semantic: Map<string, number>;
   /** The vocabulary word a misspelt word was corrected to. */
   corrected: string | null;
+  /** Longer vocabulary words this one starts ("garden" -> gardens, gardener): partial matches. */
+  prefixed: string[];
 }
 
-/** Below this cosine a neighbour is noise for USE lite on single words ("attorney"~"lawyer" 0.87, ~"physician" 0.43). */
-export const SEMANTIC_MIN_SIMILARITY = 0.5;
+/**
+ * A neighbour must stand this many standard deviations above the query word's
+ * mean similarity to the vocabulary (see nearestWords): "software" -> code 2.7,
+ * tech 2.6 pass; "online" -> "in" 2.4 and "zebra" -> "la" 2.2 do not.
+ */
+export const SEMANTIC_MIN_Z = 2.5;
+/**
+ * A word the inventory holds is wanted as itself; only a close synonym joins it
+ * ("lawyer" -> attorney 5.9, law 4.3), not a sibling ("miami" -> chicago 2.8).
+ */
+const KNOWN_WORD_MIN_Z = 3.5;
 const SEMANTIC_NEIGHBOURS = 6;
-/** A meaning match counts a little less than the word itself. */
+/**
+ * Words commoner than this (-log p under 6.5: "the", "just", "well", "get", "our",
+ * about the 300 most frequent) carry no subject; the encoder puts them near every
+ * word ("real" -> just), so they are never a neighbour in meaning.
+ */
+const FUNCTION_WORD_COST = 6.5;
+const carriesMeaning = (word: string) => (wordCost(word) ?? Infinity) >= FUNCTION_WORD_COST;
+/** The nearest meaning counts a little less than the word itself... */
 const SEMANTIC_WEIGHT = 0.95;
+/** ...and each standard deviation below the nearest costs this much, so the best sense leads. */
+const SEMANTIC_Z_STEP = 0.12;
+const SEMANTIC_MIN_WEIGHT = 0.5;
 const KNOWN_WORD_SEMANTIC_WEIGHT = 0.5;
 const CORRECTION_WEIGHT = 0.9;
 const INFLECTION_WEIGHT = 0.95;
+/** Partial-word matches looked up per query word (the typed word as a prefix). */
+const PREFIXED_WORDS = 4;
 const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
 
 const queryVectors = new Map<string, Float32Array>();
@@ -34,10 +57,10 @@ const QUERY_CACHE = 20_000;
 let warned = false;
 
 async function embedWords(words: string[], embedder: Embedder): Promise<Map<string, Float32Array>> {
-  const key = (w: string) => `${embedder.model}:${w}`;
+  const key = (w: string) => `${vectorModel(embedder)}:${w}`;
   const missing = words.filter((w) => !queryVectors.has(key(w)));
   if (missing.length > 0) {
-    const vectors = await embedder.embed(missing);
+    const vectors = await embedWordsInContext(embedder, missing);
     if (queryVectors.size + missing.length > QUERY_CACHE) queryVectors.clear();
     missing.forEach((w, i) => queryVectors.set(key(w), vectors[i] as Float32Array));
   }
@@ -74,7 +97,7 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     if (corrected) add(terms, corrected, CORRECTION_WEIGHT);
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
-    concepts.push({ word, terms, semantic: new Map(), corrected });
+    concepts.push({ word, terms, semantic: new Map(), corrected, prefixed: word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [] });
   };
   for (const word of words.map(normalizeText)) {
     if (mirror.words.has(word) || isKnownWord(word)) {
@@ -87,7 +110,9 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
   }
   // Meaning only for real words: a brand or a typo has no meaning to expand, and
   // expanding gibberish would turn nonsense queries into results.
-  const meaningful = concepts.filter((c) => /^[a-z]{2,}$/.test(c.word) && (isKnownWord(c.word) || mirror.words.has(c.word)));
+  const meaningful = concepts.filter(
+    (c) => /^[a-z]{2,}$/.test(c.word) && (isKnownWord(c.word) || mirror.words.has(c.word)) && carriesMeaning(c.word),
+  );
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
@@ -98,10 +123,15 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     for (const concept of meaningful) {
       const vector = vectors.get(concept.word);
       if (!vector) continue;
-      for (const { word, similarity } of nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, SEMANTIC_MIN_SIMILARITY, concept.word)) {
+      const known = mirror.words.has(concept.word);
+      const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
+      const neighbours = nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning);
+      const topZ = neighbours[0]?.z ?? 0;
+      for (const { word, z } of neighbours) {
         if (concept.terms.has(word)) continue;
+        const closeness = Math.max(SEMANTIC_MIN_WEIGHT, SEMANTIC_WEIGHT - SEMANTIC_Z_STEP * (topZ - z));
         // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
-        const weight = (mirror.words.has(concept.word) ? KNOWN_WORD_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT) * similarity;
+        const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
         concept.semantic.set(word, weight);
         add(concept.terms, word, weight);
       }

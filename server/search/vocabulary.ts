@@ -1,7 +1,7 @@
-import { gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { searchVocabulary } from "@/db/schema";
-import { dot, getEmbedder, type Embedder } from "./embedder";
+import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, wordCost } from "./text";
 
 // The vocabulary of the inventory, embedded one word at a time at ingest, and
@@ -15,8 +15,12 @@ const EMBED_BATCH = 256;
 const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
-/** Adds the words not yet in the vocabulary, each embedded once. Safe to call with known words. */
+/**
+ * Adds the words not yet in the vocabulary, each embedded once; a word stored
+ * under another model or phrasing is embedded again. Safe to call with known words.
+ */
 export async function registerVocabulary(db: Db, words: Iterable<string>, embedder: Embedder = getEmbedder()): Promise<number> {
+  const model = vectorModel(embedder);
   const distinct = [...new Set(words)].filter((w) => w.length > 0 && w.length <= 63);
   if (distinct.length === 0) return 0;
   const known = new Set<string>();
@@ -24,27 +28,32 @@ export async function registerVocabulary(db: Db, words: Iterable<string>, embedd
     const rows = await db
       .select({ word: searchVocabulary.word })
       .from(searchVocabulary)
-      .where(inArray(searchVocabulary.word, distinct.slice(i, i + 5000)));
+      .where(and(inArray(searchVocabulary.word, distinct.slice(i, i + 5000)), eq(searchVocabulary.model, model)));
     for (const r of rows) known.add(r.word);
   }
   const missing = distinct.filter((w) => !known.has(w)).sort();
   for (let i = 0; i < missing.length; i += EMBED_BATCH) {
     const batch = missing.slice(i, i + EMBED_BATCH);
-    const vectors = await embedder.embed(batch);
+    const vectors = await embedWordsInContext(embedder, batch);
     await db
       .insert(searchVocabulary)
-      .values(batch.map((word, j) => ({ word, model: embedder.model, vector: toBytes(vectors[j] as Float32Array) })))
-      .onConflictDoNothing();
+      .values(batch.map((word, j) => ({ word, model, vector: toBytes(vectors[j] as Float32Array) })))
+      .onConflictDoUpdate({
+        target: searchVocabulary.word,
+        // A new id, so every process's mirror (which reads ids above its last) sees the new vector.
+        set: { model, vector: sql`excluded.vector`, id: sql`nextval(pg_get_serial_sequence('search_vocabulary', 'id'))` },
+      });
   }
   return missing.length;
 }
 
-/** Registers every word of the environment-independent inventory tokens (after a bulk load). */
-export async function registerInventoryVocabulary(db: Db): Promise<number> {
+/** Registers every word of the listed inventory not yet embedded under the current model (after a bulk load, at start). */
+export async function registerInventoryVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<number> {
   const rows = await db.execute<{ word: string }>(
-    sql`select distinct unnest(string_to_array(tokens, ' ')) as word from domains where status <> 'removed'`,
+    sql`select distinct t.term as word from domain_terms t
+      where not exists (select 1 from search_vocabulary v where v.word = t.term and v.model = ${vectorModel(embedder)})`,
   );
-  return registerVocabulary(db, rows.map((r) => r.word));
+  return registerVocabulary(db, rows.map((r) => r.word), embedder);
 }
 
 export interface VocabularyEntry {
@@ -58,6 +67,8 @@ interface Mirror {
   words: Map<string, VocabularyEntry>;
   /** Words bucketed by length, for edit-distance lookups. */
   byLength: Map<number, string[]>;
+  /** Every word in code-point order, for prefix lookups; rebuilt after new words arrive. */
+  sorted: string[] | null;
 }
 
 const mirrors = new WeakMap<object, Mirror>();
@@ -66,8 +77,9 @@ const mirrors = new WeakMap<object, Mirror>();
 export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
   const key = ("$client" in db ? db.$client : db) as object;
   let mirror = mirrors.get(key);
-  if (!mirror || mirror.model !== embedder.model) {
-    mirror = { lastId: 0, model: embedder.model, words: new Map(), byLength: new Map() };
+  const model = vectorModel(embedder);
+  if (!mirror || mirror.model !== model) {
+    mirror = { lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null };
     mirrors.set(key, mirror);
   }
   const rows = await db
@@ -75,11 +87,12 @@ export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()):
     .from(searchVocabulary)
     .where(gt(searchVocabulary.id, mirror.lastId))
     .orderBy(searchVocabulary.id);
+  if (rows.length > 0) mirror.sorted = null;
   for (const row of rows) {
     mirror.lastId = Math.max(mirror.lastId, row.id);
     // An out-of-lexicon token (a brand, "zqxkw") has no meaning to compare: the
     // encoder maps such strings close to each other, which would make them hubs.
-    const meaningful = row.model === embedder.model && isKnownWord(row.word);
+    const meaningful = row.model === model && isKnownWord(row.word);
     const entry = { word: row.word, vector: meaningful ? fromBytes(row.vector) : null };
     if (!mirror.words.has(row.word)) {
       const bucket = mirror.byLength.get(row.word.length) ?? [];
@@ -130,21 +143,69 @@ export function correctWord(mirror: Mirror, word: string): string | null {
   return best;
 }
 
-/** Nearest vocabulary words to a vector, best first, at or above `minSimilarity`. */
-export function nearestWords(mirror: Mirror, vector: Float32Array, k: number, minSimilarity: number, exclude: string): { word: string; similarity: number }[] {
-  const out: { word: string; similarity: number }[] = [];
+/** Up to `k` real words (not brand fragments) of the vocabulary that start with `prefix` and are longer, commonest first. */
+export function wordsWithPrefix(mirror: Mirror, prefix: string, k: number): string[] {
+  mirror.sorted ??= [...mirror.words.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = mirror.sorted;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as string) <= prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
+    if (isKnownWord(sorted[i] as string)) out.push(sorted[i] as string);
+  }
+  return out.sort((a, b) => (wordCost(a) ?? 99) - (wordCost(b) ?? 99) || a.length - b.length).slice(0, k);
+}
+
+export interface Neighbour {
+  word: string;
+  similarity: number;
+  /** How far above this query's typical similarity to the vocabulary, in standard deviations. */
+  z: number;
+}
+
+/**
+ * Nearest vocabulary words to a vector, best first, at least `minZ` standard
+ * deviations above the mean similarity of the vector to the whole vocabulary.
+ * A relative bar, because raw cosines of words in context sit high for every
+ * pair (0.5 on average) and differ from word to word: "doctor" stands 4.9 sigma
+ * above the rest for "physician", while nonsense's best match stands near 2.
+ */
+export function nearestWords(
+  mirror: Mirror,
+  vector: Float32Array,
+  k: number,
+  minZ: number,
+  exclude: string,
+  accept: (word: string) => boolean = () => true,
+): Neighbour[] {
+  const sims: { word: string; similarity: number }[] = [];
+  let sum = 0;
+  let squares = 0;
   for (const entry of mirror.words.values()) {
     if (!entry.vector || entry.word === exclude) continue;
     const similarity = dot(vector, entry.vector);
-    if (similarity < minSimilarity) continue;
-    out.push({ word: entry.word, similarity });
+    sum += similarity;
+    squares += similarity * similarity;
+    sims.push({ word: entry.word, similarity });
   }
-  return out.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+  if (sims.length < 2) return [];
+  const mean = sum / sims.length;
+  const sd = Math.sqrt(Math.max(squares / sims.length - mean * mean, 1e-9));
+  return sims
+    .map((s) => ({ ...s, z: (s.similarity - mean) / sd }))
+    .filter((s) => s.z >= minZ && accept(s.word))
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, k);
 }
 
 /** A mirror holding just these words (no vectors): unit tests of correction. */
 export function getVocabularyMirrorForTests(words: string[]): Mirror {
-  const mirror: Mirror = { lastId: 0, model: "test", words: new Map(), byLength: new Map() };
+  const mirror: Mirror = { lastId: 0, model: "test", words: new Map(), byLength: new Map(), sorted: null };
   for (const word of words) {
     mirror.words.set(word, { word, vector: null });
     mirror.byLength.set(word.length, [...(mirror.byLength.get(word.length) ?? []), word]);

@@ -76,15 +76,6 @@ export interface SearchResults {
 
 const MAX_WORDS = 8;
 const MAX_WORD_LENGTH = 63;
-/** Below this combined score a candidate is noise; nonsense queries return nothing. */
-export const RELEVANCE_FLOOR = 0.4;
-const TLD_BONUS = 0.1;
-/**
- * A domain sharing at least one whole (or prefix) word with the query starts
- * from this keyword score, so filler words in a long query ("cheap pizza
- * delivery near me") lower a real match's rank but cannot push it under the floor.
- */
-const MATCH_BASE = 0.45;
 /** Filler that says nothing about a name; dropped unless the query is nothing else. */
 const STOP_WORDS = new Set(["a", "an", "the", "for", "of", "and", "or", "in", "on", "to", "with", "domain", "domains", "name", "names", "website", "site"]);
 const TLD_PATTERN = /^[a-z][a-z0-9-]{1,62}(\.[a-z][a-z0-9-]{1,62})?$/;
@@ -172,74 +163,6 @@ export async function searchDomains(db: Db, params: SearchParams): Promise<Searc
       score: Math.round(row.score * 1000) / 1000,
     })),
   };
-}
-
-/**
- * The previous single-statement keyword + trigram search, kept as the baseline
- * the benchmark measures the hybrid engine against; null when nothing to match.
- */
-export function buildSearchSql(parsed: ParsedQuery, params: Omit<SearchParams, "q">): SQL | null {
-  const { words, compact, tld, exactName } = parsed;
-  if (words.length === 0) return null;
-
-  // Prefix matches for words of 3+ letters; a plural also matches its singular ("dogs" -> "dog").
-  const anyWord = words
-    .flatMap((w) => [w.length >= 3 ? `${w}:*` : w, ...(w.length >= 4 && w.endsWith("s") ? [w.slice(0, -1)] : [])])
-    .join(" | ");
-  const typoWords = words.filter((w) => w.length >= 4 && w !== compact);
-  const candidates: SQL[] = [sql`to_tsvector('simple', d.tokens) @@ to_tsquery('simple', ${anyWord}::text)`];
-  if (exactName) candidates.push(sql`d.name = ${exactName}::text`);
-  if (compact.length >= 3) candidates.push(sql`d.name % ${compact}::text`, sql`${compact}::text <% d.name`);
-  for (const w of typoWords) candidates.push(sql`${w}::text <% d.name`);
-
-  return sql`
-    select top.name, top.label, top.tld, top.price_cents, top.currency, top.vertical,
-      least(1.0, top.score)::float8 as score,
-      ${heldForOthersSql(sql`top.id`, params.environment, params.partnerId)} as held
-    from (
-      select r.* from (
-        select s.*,
-          case when s.exact then 2.0
-            else greatest(
-                case when s.label_eq then 0.95 else 0 end,
-                0.85 * s.words_score + 0.1 * s.sim,
-                0.85 * s.sim,
-                0.7 * s.wsim
-              ) + case when s.tld = ${tld}::text then ${TLD_BONUS}::float8 else 0 end
-          end as score
-        from (
-          select d.id, d.name, d.label, d.tld, d.price_cents, d.currency, d.vertical,
-            coalesce(d.name = ${exactName}::text, false) as exact,
-            replace(d.label, '-', '') = ${compact}::text as label_eq,
-            similarity(${compact}::text, d.label) as sim,
-            word_similarity(${compact}::text, d.label) as wsim,
-            case when ws.best_keyword > 0 then ${MATCH_BASE}::float8 + ${1 - MATCH_BASE}::float8 * ws.words_avg
-              else ws.words_avg end as words_score
-          from domains d
-          cross join lateral (
-            select avg(greatest(m.keyword, 0.8 * m.typo)) as words_avg, max(m.keyword) as best_keyword
-            from (
-              select
-                case
-                  when to_tsvector('simple', d.tokens) @@ to_tsquery('simple', w) then 1.0
-                  when length(w) >= 4 and w like '%s' and to_tsvector('simple', d.tokens) @@ to_tsquery('simple', left(w, -1)) then 0.95
-                  when length(w) >= 3 and to_tsvector('simple', d.tokens) @@ to_tsquery('simple', w || ':*') then 0.75
-                  else 0.0
-                end as keyword,
-                word_similarity(w, d.label) as typo
-              from unnest(string_to_array(${words.join(" ")}::text, ' ')) as w
-            ) m
-          ) ws
-          where d.environment = ${params.environment} and d.status = 'listed'
-            and (${sql.join(candidates, sql` or `)})
-        ) s
-      ) r
-      where r.score >= ${RELEVANCE_FLOOR}
-      order by r.score desc, length(r.label), r.name
-      limit ${params.limit}
-    ) top
-    order by top.score desc, length(top.label), top.name
-  `;
 }
 
 /** bigint columns arrive as strings from raw SQL; money stays an exact integer. */

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
-import { domains, searchVocabulary } from "@/db/schema";
+import { domainTerms, domains, searchVocabulary } from "@/db/schema";
+import { newId } from "@/server/ids";
 import { searchDomains } from "@/server/services/discovery";
 import { addDomain, removeDomain, setDomainPrice } from "@/server/services/inventory";
 import { getEmbedder, setEmbedder, USE_LITE_MODEL, type Embedder } from "@/server/search/embedder";
@@ -107,5 +108,33 @@ describe("hybrid search", () => {
     assert.equal((await names(q))[0], name, "listed again");
     await getDb().update(domains).set({ status: "sold" }).where(eq(domains.name, name));
     assert.ok(!(await names(q)).includes(name), "sold");
+  });
+
+  it("keeps the postings in step with the listing: bulk insert, new words, status, delete, rollback", async () => {
+    const [a, b] = [`${tag}greenroof.com`, `${tag}greenroof.io`];
+    const postings = async (name: string) =>
+      (await getDb().select({ term: domainTerms.term }).from(domainTerms).where(and(eq(domainTerms.environment, "sandbox"), eq(domainTerms.name, name))))
+        .map((r) => r.term)
+        .sort();
+    const row = (name: string) => ({ id: newId("domain"), environment: "sandbox" as const, name, label: name.split(".")[0] as string, tld: name.split(".")[1] as string, priceCents: 1_000, tokens: `${tag} green roof` });
+    await getDb().insert(domains).values([row(a), row(b)]);
+    assert.deepEqual(await postings(a), [tag, "green", "roof"].sort(), "one statement, both rows");
+    assert.deepEqual(await postings(b), [tag, "green", "roof"].sort());
+    await getDb().update(domains).set({ tokens: `${tag} green roofs` }).where(eq(domains.name, a));
+    assert.deepEqual(await postings(a), [tag, "green", "roofs"].sort(), "new words");
+    await getDb().update(domains).set({ status: "reserved" }).where(eq(domains.name, a));
+    assert.deepEqual(await postings(a), [], "reserved: not searchable");
+    await getDb().update(domains).set({ status: "listed" }).where(eq(domains.name, a));
+    assert.equal((await postings(a)).length, 3, "listed again");
+    await getDb()
+      .transaction(async (tx) => {
+        await tx.update(domains).set({ status: "sold" }).where(eq(domains.name, a));
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    assert.equal((await postings(a)).length, 3, "a rolled-back sale changes nothing");
+    await getDb().delete(domains).where(eq(domains.name, a));
+    assert.deepEqual(await postings(a), [], "deleted");
+    assert.equal((await postings(b)).length, 3, "the other row keeps its postings");
   });
 });

@@ -51,6 +51,7 @@ const concept = (word: string, semantic: Record<string, number> = {}): Concept =
   terms: new Map([[word, 1], ...Object.entries(semantic)]),
   semantic: new Map(Object.entries(semantic)),
   corrected: null,
+  prefixed: [],
 });
 
 describe("fusion and rerank", () => {
