@@ -35,7 +35,7 @@ const KNOWN_WORD_MIN_Z = 3.5;
 const SEMANTIC_NEIGHBOURS = 6;
 /**
  * Words commoner than this (-log p under 6.5: "the", "just", "well", "get", "our",
- * about the 300 most frequent) carry no subject; the encoder puts them near every
+ * the 102 most frequent of the word list) carry no subject; the encoder puts them near every
  * word ("real" -> just), so they are never a neighbour in meaning.
  */
 const FUNCTION_WORD_COST = 6.5;

@@ -203,12 +203,12 @@ export function nearestWords(
     .slice(0, k);
 }
 
-/** A mirror holding just these words (no vectors): unit tests of correction. */
-export function getVocabularyMirrorForTests(words: string[]): Mirror {
+/** A mirror holding just these words (vectors optional): unit tests of correction and neighbours. */
+export function getVocabularyMirrorForTests(words: string[], vectors: Float32Array[] = []): Mirror {
   const mirror: Mirror = { lastId: 0, model: "test", words: new Map(), byLength: new Map(), sorted: null };
-  for (const word of words) {
-    mirror.words.set(word, { word, vector: null });
+  words.forEach((word, i) => {
+    mirror.words.set(word, { word, vector: vectors[i] ?? null });
     mirror.byLength.set(word.length, [...(mirror.byLength.get(word.length) ?? []), word]);
-  }
+  });
   return mirror;
 }

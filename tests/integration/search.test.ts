@@ -72,6 +72,11 @@ describe("hybrid search", () => {
     assert.equal((await names(`${tag} kitchn`))[0], `${tag}-kitchen.shop`);
   });
 
+  it("matches the longer words a query word starts", async () => {
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-gardening.com`, priceCents: 5_000 });
+    assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));
+  });
+
   it("finds names by meaning", async () => {
     const found = await names(`${tag} attorney`);
     assert.ok(found.some((n) => n.startsWith(`${tag}lawyer.`)), found.join(", "));

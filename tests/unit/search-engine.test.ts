@@ -4,7 +4,8 @@ import { extractBudget, priceFit } from "@/server/search/budget";
 import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
 import type { Concept } from "@/server/search/analyze";
 import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
-import { correctWord, editDistance, getVocabularyMirrorForTests } from "@/server/search/vocabulary";
+import { unit } from "@/server/search/embedder";
+import { correctWord, editDistance, getVocabularyMirrorForTests, nearestWords, wordsWithPrefix } from "@/server/search/vocabulary";
 
 describe("search text", () => {
   it("normalises case and accents and splits on hyphens and digits", () => {
@@ -42,6 +43,31 @@ describe("spelling correction", () => {
   });
 });
 
+describe("vocabulary lookups", () => {
+  it("lists the longer real words a word starts, commonest first, never brand fragments", () => {
+    const mirror = getVocabularyMirrorForTests(["garden", "gardens", "gardener", "gardenqx", "gard", "guard"]);
+    assert.deepEqual(wordsWithPrefix(mirror, "garden", 4), ["gardener", "gardens"], "gardener is the commoner in the word list");
+    assert.deepEqual(wordsWithPrefix(mirror, "gardenz", 4), []);
+    assert.deepEqual(wordsWithPrefix(mirror, "garden", 1), ["gardener"]);
+  });
+
+  it("keeps neighbours that stand out from the word's similarity to the whole vocabulary", () => {
+    // 40 orthogonal words; the query leans on the first (cosine 0.95) and a little on the second (0.32).
+    const basis = (i: number) => Float32Array.from({ length: 64 }, (_, j) => (j === i ? 1 : 0));
+    const words = Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`);
+    const mirror = getVocabularyMirrorForTests(words, words.map((_, i) => basis(i)));
+    const query = unit(Float32Array.from({ length: 64 }, (_, j) => (j === 0 ? 0.95 : j === 1 ? 0.32 : 0)));
+    const near = nearestWords(mirror, query, 6, 2.5, "");
+    assert.deepEqual(near.map((n) => n.word), [words[0]], "only the standout passes a 2.5 sigma bar");
+    assert.ok((near[0]?.z ?? 0) > 5);
+    assert.deepEqual(nearestWords(mirror, query, 6, 1.5, "").map((n) => n.word), [words[0], words[1]]);
+    // The query word itself is left out of the comparison: then the second stands out from the rest.
+    assert.deepEqual(nearestWords(mirror, query, 6, 2.5, words[0] as string).map((n) => n.word), [words[1]]);
+    // A word `accept` refuses still counts in the statistics, but is never returned.
+    assert.deepEqual(nearestWords(mirror, query, 6, 2.5, "", (w) => w !== words[0]), []);
+  });
+});
+
 const candidate = (name: string, tokens: string, sim = 0): Candidate => {
   const [label = "", ...rest] = name.split(".");
   return { id: name, name, label, tld: rest.join("."), tokens, price_cents: 100, currency: "USD", vertical: null, sim };
@@ -55,6 +81,14 @@ const concept = (word: string, semantic: Record<string, number> = {}): Concept =
 });
 
 describe("fusion and rerank", () => {
+  it("counts a name once per leg, at its best rank, however many branches returned it", () => {
+    const a = candidate("a.com", "a");
+    const b = candidate("b.com", "b");
+    const fused = fuse([[a, b, a]]);
+    assert.equal(fused.get("a.com")?.rrf, 1 / 61);
+    assert.equal(fused.get("b.com")?.rrf, 1 / 62);
+  });
+
   it("fuses legs by reciprocal rank (k = 60)", () => {
     const a = candidate("a.com", "a");
     const b = candidate("b.com", "b");
