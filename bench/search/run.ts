@@ -94,6 +94,8 @@ for (const [systemName, run] of Object.entries(systems)) {
   );
 }
 
+/** Per query text, its times in the one-client run: the slowest are printed with BENCH_VERBOSE. */
+const perQuery = new Map<string, number[]>();
 async function latency(concurrency: number, rounds: number) {
   const times: number[] = [];
   let next = 0;
@@ -104,7 +106,9 @@ async function latency(concurrency: number, rounds: number) {
       const q = evalSet[next++ % evalSet.length]!;
       const t = performance.now();
       await systems.hybrid!(q.q);
-      times.push(performance.now() - t);
+      const ms = performance.now() - t;
+      times.push(ms);
+      if (concurrency === 1) perQuery.set(q.q, [...(perQuery.get(q.q) ?? []), ms]);
     }
   }));
   const wall = performance.now() - started;
@@ -123,6 +127,10 @@ console.log(`\nnDCG@5 / success@1 / zero-result rate`);
 console.table(quality);
 console.log(`hybrid latency (ms, in-process incl. round trips): 1 client p50 ${one.p50} p95 ${one.p95} p99 ${one.p99} (${one.qps} q/s); 4 concurrent p50 ${four.p50} p95 ${four.p95} p99 ${four.p99} (${four.qps} q/s)`);
 if (failures.length) console.log(`\nweak hybrid answers:\n${failures.join("\n")}`);
+if (process.env.BENCH_VERBOSE) {
+  const slow = [...perQuery].map(([q, ts]) => [q, ts.reduce((a, b) => a + b, 0) / ts.length] as const).sort((a, b) => b[1] - a[1]);
+  console.log(`\nslowest queries (mean ms, one client): ${slow.slice(0, 8).map(([q, ms]) => `"${q}" ${ms.toFixed(1)}`).join(", ")}`);
+}
 
 await client.end();
 await plainClient.end();

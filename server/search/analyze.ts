@@ -47,6 +47,7 @@ const SEMANTIC_Z_STEP = 0.12;
 const SEMANTIC_MIN_WEIGHT = 0.5;
 const KNOWN_WORD_SEMANTIC_WEIGHT = 0.5;
 const CORRECTION_WEIGHT = 0.9;
+const REAL_WORD_SLIP_WEIGHT = 0.6;
 const INFLECTION_WEIGHT = 0.95;
 /** Partial-word matches looked up per query word (the typed word as a prefix). */
 const PREFIXED_WORDS = 4;
@@ -100,8 +101,17 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     concepts.push({ word, terms, semantic: new Map(), corrected, prefixed: word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [] });
   };
   for (const word of words.map(normalizeText)) {
-    if (mirror.words.has(word) || isKnownWord(word)) {
+    if (mirror.words.has(word)) {
       push(word, null);
+      continue;
+    }
+    if (isKnownWord(word)) {
+      // A real word no name holds may still be a slip for one that does ("sore" for
+      // store): that word joins at a low weight, below the word's own meanings.
+      push(word, null);
+      const slip = correctWord(mirror, word);
+      const concept = concepts[concepts.length - 1];
+      if (slip && isKnownWord(slip) && concept?.word === word) add(concept.terms, slip, REAL_WORD_SLIP_WEIGHT);
       continue;
     }
     const corrected = correctWord(mirror, word);

@@ -20,7 +20,8 @@ import { getVocabulary } from "./vocabulary";
 //            (domain_terms); spelling corrections, inflections and the longer
 //            words a word starts count as the word; a typed TLD gets its own branches;
 //   label    trigram GIN over labels: the query run together (typos, partial and
-//            brand names), only when some query word is not a word of the inventory;
+//            brand names), only when some query word is neither a word of the
+//            inventory, nor corrected to one, nor a real word;
 //   typo     trigram GIN over tokens: one misspelt word inside a longer name;
 //   meaning  for each vocabulary word near a query word in meaning, its best names
 //            from the postings, or those also holding the other query words (GIN).
@@ -32,6 +33,10 @@ export interface EngineQuery {
   exactName: string | null;
   /** Budget typed in the query, in cents (see budget.ts). */
   maxPriceCents?: number | null;
+  /** Filler words typed but not searched for ("the justice"): see FILLER_BONUS. */
+  fillers?: string[];
+  /** All typed words run together, fillers included: the label that is exactly what was typed. */
+  phrase?: string;
 }
 
 export interface EngineParams {
@@ -73,6 +78,11 @@ const TLD_TYPED_BONUS = 0.05;
 const TLD_MISMATCH_PENALTY = 0.1;
 const EXTRA_WORD_PENALTY = 0.03;
 const COM_PRIOR = 0.015;
+/**
+ * A typed filler word the name holds ("the justice" -> thejustice.com) lifts it
+ * a little above the same name without it, and is not counted as an extra word.
+ */
+const FILLER_BONUS = 0.05;
 
 const columns = sql`d.id, d.name, d.label, d.tld, d.tokens, d.price_cents, d.currency, d.vertical`;
 
@@ -124,18 +134,20 @@ const group = (terms: string[]) => (terms.length ? `(${terms.join(" | ")})` : ""
  * The exact name; names with every concept (an index intersection, best prior
  * first); with three or more concepts, names with each pair of them ("real
  * estate austin" has few names with all three); the best names for each concept
- * alone from the postings; and, when a TLD was typed, the same in that TLD.
+ * alone from the postings; when a TLD was typed, the same in that TLD; and
+ * names that also hold the filler words typed.
  */
 function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[]): SQL | null {
   const { compact, exactName, tld } = q;
   const branches: SQL[] = [];
   if (exactName) branches.push(sql`(select ${columns}, 1::float8 as sim from domains d where ${base(environment)} and d.name = ${exactName}::text)`);
   const own = concepts.map((c) => termsOf(c, false)).filter((terms) => terms.length > 0);
+  if (own.length === 0) return branches.length ? sql.join(branches, sql` union all `) : null;
+  const groups = own.map(group);
   const tlds = tld ? [tld, null] : [null];
   if (own.length === 1) {
     for (const t of tlds) branches.push(postings(environment, compact, own[0] as string[], LEG_LIMIT, t));
-  } else if (own.length > 1) {
-    const groups = own.map(group);
+  } else {
     for (const t of tlds) branches.push(matching(environment, compact, groups.join(" & "), LEG_LIMIT, t));
     if (groups.length >= 3) {
       const first = groups.slice(0, PAIRED_CONCEPTS);
@@ -144,6 +156,8 @@ function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[
     const each = Math.ceil(LEG_LIMIT / own.length / 2);
     for (const terms of own) for (const t of tlds) branches.push(postings(environment, compact, terms, each, t));
   }
+  // Names holding the typed filler words too ("the justice" -> thejustice.com).
+  if (q.fillers?.length) branches.push(matching(environment, compact, [group(q.fillers), ...groups].join(" & "), PAIR_LIMIT));
   return branches.length ? sql.join(branches, sql` union all `) : null;
 }
 
@@ -155,7 +169,8 @@ function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[
 function meaningLeg(environment: Environment, compact: string, concepts: Concept[]): SQL | null {
   const branches: SQL[] = [];
   concepts.forEach((concept, i) => {
-    const others = concepts.filter((_, j) => j !== i).map((c) => group(termsOf(c, true))).filter(Boolean);
+    // The other words as typed (not their own neighbours: a meaning of each word at once is a stretch, and costly).
+    const others = concepts.filter((_, j) => j !== i).map((c) => group(termsOf(c, false))).filter(Boolean);
     const neighbours = [...concept.semantic.entries()].sort((a, b) => b[1] - a[1]);
     for (const [term] of neighbours) {
       branches.push(
@@ -169,10 +184,12 @@ function meaningLeg(environment: Environment, compact: string, concepts: Concept
 }
 
 /**
- * `explained`: every query word is a word of the inventory or was corrected to
- * one, so the keyword legs hold every name the label leg could add.
+ * `explained`: every query word is a word of the inventory (`inInventory`), was
+ * corrected to one, or is a real word (its slips and meanings are keyword terms),
+ * so the keyword legs hold every name the label leg could add.
  */
-function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Environment, explained: boolean): SQL | null {
+function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Environment, inInventory: (word: string) => boolean): SQL | null {
+  const explained = concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word));
   switch (leg) {
     case "keyword":
       return keywordLeg(environment, q, concepts);
@@ -187,7 +204,8 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
         order by similarity(${q.compact}::text, d.label) desc, d.search_prior desc, d.name
         limit ${LEG_LIMIT}`;
     case "typo": {
-      const typos = concepts.filter((c) => c.word.length >= 5 && !c.corrected && !isKnownWord(c.word)).map((c) => c.word);
+      // A word the inventory holds is the keyword leg's: only a word nobody lists is a typo here.
+      const typos = concepts.filter((c) => c.word.length >= 5 && !c.corrected && !isKnownWord(c.word) && !inInventory(c.word)).map((c) => c.word);
       const word = typos.sort((a, b) => b.length - a.length)[0];
       if (!word) return null;
       return sql`select ${columns}, similarity(${q.compact}::text, d.label)::float8 as sim
@@ -241,11 +259,18 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
   }
   const coverage = concepts.length > 0 ? covered / concepts.length : 0;
   const words = anyMatch ? MATCH_BASE + (1 - MATCH_BASE) * coverage : 0;
+  let fillers = 0;
+  for (const filler of q.fillers ?? []) {
+    if (!tokenSet.has(filler)) continue;
+    used.add(filler);
+    fillers++;
+  }
   const extra = anyMatch ? tokens.filter((t) => !used.has(t)).length : 0;
   const sim = Number(c.sim);
-  const labelEq = q.compact.length > 0 && c.label.replace(/-/g, "") === q.compact;
+  const labelEq = q.compact.length > 0 && c.label.replace(/-/g, "") === (q.phrase ?? q.compact);
   let score = Math.max(labelEq ? 0.95 : 0, 0.85 * words + 0.1 * sim - EXTRA_WORD_PENALTY * Math.min(extra, 4), 0.85 * sim);
   // A typed TLD is what the buyer wants: other TLDs fall behind every relevant name in it.
+  if (anyMatch) score += FILLER_BONUS * Math.min(fillers, 2);
   if (q.tld) score += c.tld === q.tld ? TLD_TYPED_BONUS : -TLD_MISMATCH_PENALTY;
   if (c.tld === "com") score += COM_PRIOR;
   score += priceFit(Number(c.price_cents), q.maxPriceCents ?? null);
@@ -266,8 +291,8 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const legs = params.legs ?? ALL_LEGS;
   const mirror = await getVocabulary(db, embedder);
   const concepts = await analyzeWords(mirror, q.words, legs.includes("meaning") ? embedder : noMeaning);
-  const explained = concepts.every((c) => mirror.words.has(c.word) || c.corrected !== null);
-  const statements = legs.map((leg) => legSql(leg, q, concepts, params.environment, explained)).filter((s): s is SQL => s !== null);
+  const inInventory = (word: string) => mirror.words.has(word);
+  const statements = legs.map((leg) => legSql(leg, q, concepts, params.environment, inInventory)).filter((s): s is SQL => s !== null);
   const results = await Promise.all(statements.map((s) => db.execute<Candidate>(s)));
   const fused = fuse(results.map((r) => [...r]));
   const maxRrf = Math.max(0, ...[...fused.values()].map((f) => f.rrf));

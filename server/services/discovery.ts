@@ -55,6 +55,10 @@ export interface ParsedQuery {
   tld: string | null;
   /** The full name the query names, when it names one. */
   exactName: string | null;
+  /** Filler words left out of `words` ("the", "for"): a name holding them is a little closer to what was typed. */
+  fillers: string[];
+  /** Every typed word run together, fillers included ("thejustice"); equals `compact` without fillers. */
+  phrase: string;
 }
 
 export interface SearchHit {
@@ -121,7 +125,9 @@ export function parseSearchQuery(q: string): ParsedQuery {
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);
   if (!exactName && tld && compact) exactName = tryNormalize(`${compact}.${tld}`);
   const text = [...wordSource, ...(tld && !exactName ? [`.${tld}`] : [])].join(" ");
-  return { text: exactName ?? text, words, compact, tld, exactName };
+  const fillers = meaningful.length > 0 ? all.filter((w) => STOP_WORDS.has(w)).slice(0, MAX_WORDS) : [];
+  const phrase = fillers.length > 0 ? all.join("").slice(0, MAX_WORD_LENGTH) : compact;
+  return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase };
 }
 
 function tryNormalize(name: string): string | null {

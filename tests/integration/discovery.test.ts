@@ -438,13 +438,18 @@ describe("discovery", () => {
         compact: "pizzanow",
         tld: "io",
         exactName: "pizzanow.io",
+        fillers: [],
+        phrase: "pizzanow",
       });
       const spaced = parseSearchQuery("pizza  .io");
       assert.equal(spaced.tld, "io");
       assert.equal(spaced.exactName, "pizza.io");
       assert.deepEqual(parseSearchQuery("best pizza24 shop").words, ["best", "pizza", "24", "shop"]);
       assert.deepEqual(parseSearchQuery("domains for dogs").words, ["dogs"]);
+      assert.deepEqual(parseSearchQuery("domains for dogs").fillers, ["domains", "for"], "kept aside for the rerank");
+      assert.equal(parseSearchQuery("the justice").phrase, "thejustice");
       assert.deepEqual(parseSearchQuery("the").words, ["the"]);
+      assert.deepEqual(parseSearchQuery("the").fillers, [], "a query of fillers alone searches for them");
       assert.deepEqual(parseSearchQuery("!!!").words, []);
     });
   });

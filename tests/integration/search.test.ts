@@ -77,6 +77,13 @@ describe("hybrid search", () => {
     assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));
   });
 
+  it("puts a name holding the typed filler words above the same name without them", async () => {
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}thejustice.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}justice.com`, priceCents: 5_000 });
+    assert.equal((await names(`${tag} the justice`))[0], `${tag}thejustice.com`);
+    assert.equal((await names(`${tag} justice`))[0], `${tag}justice.com`);
+  });
+
   it("finds names by meaning", async () => {
     const found = await names(`${tag} attorney`);
     assert.ok(found.some((n) => n.startsWith(`${tag}lawyer.`)), found.join(", "));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { extractBudget, priceFit } from "@/server/search/budget";
 import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
-import type { Concept } from "@/server/search/analyze";
+import { analyzeWords, type Concept } from "@/server/search/analyze";
 import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
 import { unit } from "@/server/search/embedder";
 import { correctWord, editDistance, getVocabularyMirrorForTests, nearestWords, wordsWithPrefix } from "@/server/search/vocabulary";
@@ -40,6 +40,23 @@ describe("spelling correction", () => {
     assert.equal(correctWord(mirror, "kitcen"), "kitchen");
     assert.equal(correctWord(mirror, "pizza"), null, "a known word is left alone");
     assert.equal(correctWord(mirror, "qqqqqq"), null);
+  });
+});
+
+describe("query words", () => {
+  const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+  const termsOf = async (words: string[], vocabulary: string[]) =>
+    (await analyzeWords(getVocabularyMirrorForTests(vocabulary), words, noMeaning)).map((c) => Object.fromEntries(c.terms));
+
+  it("corrects a misspelt word, and offers a real word no name holds the listed word it may be a slip for", async () => {
+    assert.deepEqual(await termsOf(["piza"], ["pizza"]), [{ piza: 1, pizza: 0.9, pizas: 0.95 }]);
+    assert.deepEqual(await termsOf(["sore"], ["store", "storex"]), [{ sore: 1, sores: 0.95, store: 0.6 }]);
+    assert.deepEqual(await termsOf(["store"], ["store", "stores"]), [{ store: 1, stores: 0.95 }], "a listed word is itself");
+  });
+
+  it("splits an unknown run into words, but keeps a mostly unknown one whole", async () => {
+    assert.deepEqual((await analyzeWords(getVocabularyMirrorForTests([]), ["bestpizza"], noMeaning)).map((c) => c.word), ["best", "pizza"]);
+    assert.deepEqual((await analyzeWords(getVocabularyMirrorForTests([]), ["zqixnywdgo"], noMeaning)).map((c) => c.word), ["zqixnywdgo"]);
   });
 });
 
