@@ -1,6 +1,6 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
-import { correctWord, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 
 // Query understanding beyond parsing: each query word becomes a concept with
 // weighted alternatives (its segments, a spelling correction against the
@@ -114,8 +114,13 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
       if (slip && isKnownWord(slip) && concept?.word === word) add(concept.terms, slip, REAL_WORD_SLIP_WEIGHT);
       continue;
     }
-    const corrected = correctWord(mirror, word);
-    const pieces = corrected ? [word] : segmentQueryWord(mirror, word);
+    // A one-letter slip is corrected; a run that splits wholly into real words
+    // ("defispot") is split rather than stretched two edits to another word (despot).
+    let corrected = correctWord(mirror, word);
+    const split = segmentQueryWord(mirror, word);
+    const wholly = split.length > 1 && split.every((p) => p.length >= 2 && (isKnownWord(p) || mirror.words.has(p)));
+    if (corrected && wholly && editDistance(word, corrected, 1) > 1) corrected = null;
+    const pieces = corrected ? [word] : split;
     for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
   }
   // Meaning only for real words: a brand or a typo has no meaning to expand, and

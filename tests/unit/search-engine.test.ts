@@ -54,6 +54,13 @@ describe("query words", () => {
     assert.deepEqual(await termsOf(["store"], ["store", "stores"]), [{ store: 1, stores: 0.95 }], "a listed word is itself");
   });
 
+  it("splits a run of real words rather than stretching it two edits to another word, but fixes a one-letter slip", async () => {
+    const words = async (typed: string, vocabulary: string[]) =>
+      (await analyzeWords(getVocabularyMirrorForTests(vocabulary), [typed], noMeaning)).map((c) => [c.word, c.corrected]);
+    assert.deepEqual(await words("defispot", ["defi", "spot", "despot"]), [["defi", null], ["spot", null]]);
+    assert.deepEqual(await words("lawyerr", ["law", "lawyer"]), [["lawyerr", "lawyer"]]);
+  });
+
   it("splits an unknown run into words, but keeps a mostly unknown one whole", async () => {
     assert.deepEqual((await analyzeWords(getVocabularyMirrorForTests([]), ["bestpizza"], noMeaning)).map((c) => c.word), ["best", "pizza"]);
     assert.deepEqual((await analyzeWords(getVocabularyMirrorForTests([]), ["zqixnywdgo"], noMeaning)).map((c) => c.word), ["zqixnywdgo"]);
