@@ -15,6 +15,8 @@ import { getEnv } from "@/server/env";
 
 const run = promisify(execFile);
 const DATABASE = "marketplace";
+/** `npm test`'s own database on the same server: tests never leave rows in the demo `npm start` shows. */
+const TEST_DATABASE = "marketplace_test";
 const DEFAULT_PORT = 54329;
 
 interface EmbeddedState {
@@ -69,6 +71,26 @@ export async function ensureDatabase(): Promise<string> {
     const started = await startEmbedded(current);
     return urlFor(started);
   });
+}
+
+/** Like ensureDatabase, but the embedded server's separate test database (DATABASE_URL still wins). */
+export async function ensureTestDatabase(): Promise<string> {
+  const configured = getEnv().DATABASE_URL;
+  if (configured) return configured;
+  await ensureDatabase();
+  const state = readState();
+  if (!state) throw new Error("the embedded database did not record its state");
+  const admin = postgres(urlFor(state, "postgres"), { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await admin`select 1 from pg_database where datname = ${TEST_DATABASE}`;
+    // Two test runs may race to create it: "already exists" (42P04) is success.
+    if (!exists) await admin.unsafe(`create database ${TEST_DATABASE}`).catch((error: { code?: string }) => {
+      if (error.code !== "42P04") throw error;
+    });
+  } finally {
+    await admin.end();
+  }
+  return urlFor(state, TEST_DATABASE);
 }
 
 async function canConnect(state: EmbeddedState): Promise<boolean> {

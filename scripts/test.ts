@@ -63,9 +63,9 @@ const playwrightCounts = (output: string) => ({
 });
 
 async function prepareDatabase() {
-  const { ensureDatabase } = await import("@/db/embedded");
+  const { ensureTestDatabase } = await import("@/db/embedded");
   const { migrateDatabase } = await import("@/db/migrate");
-  const url = await ensureDatabase();
+  const url = await ensureTestDatabase();
   await migrateDatabase(url);
   process.env.DATABASE_URL = url; // children share the one server
 }
