@@ -1,3 +1,4 @@
+import type { Environment } from "@/db/schema";
 import { deriveKey, hmacSha256Hex, safeEqual } from "./crypto";
 
 // Tamper-evident tokens handed to partners and buyers (quote ids, checkout `pt`):
@@ -31,4 +32,47 @@ export function openSignedToken(purpose: string, token: string, idPattern: RegEx
   } catch {
     return { ok: false, reason: "malformed" };
   }
+}
+
+/** What quote and checkout tokens both bind: who, where, which name, at what price, until when. */
+export interface OfferClaims {
+  /** Null only for a storefront checkout session. */
+  partnerId: string | null;
+  environment: Environment;
+  domain: string;
+  priceCents: number;
+  currency: string;
+  expiresAt: Date;
+}
+
+/** The compact claims of an offer, as signed into the token. */
+export function offerClaims(offer: OfferClaims): Record<string, unknown> {
+  return {
+    p: offer.partnerId,
+    e: offer.environment,
+    d: offer.domain,
+    a: offer.priceCents,
+    c: offer.currency,
+    x: offer.expiresAt.getTime(),
+  };
+}
+
+/** The offer an opened token's claims describe, or null when they are not one. */
+export function readOfferClaims(v: Record<string, unknown>): OfferClaims | null {
+  const ok =
+    (v.p === null || typeof v.p === "string") &&
+    (v.e === "sandbox" || v.e === "live") &&
+    typeof v.d === "string" &&
+    Number.isSafeInteger(v.a) &&
+    typeof v.c === "string" &&
+    Number.isSafeInteger(v.x);
+  if (!ok) return null;
+  return {
+    partnerId: v.p as string | null,
+    environment: v.e as Environment,
+    domain: v.d as string,
+    priceCents: v.a as number,
+    currency: v.c as string,
+    expiresAt: new Date(v.x as number),
+  };
 }

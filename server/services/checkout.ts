@@ -8,7 +8,7 @@ import { sha256Hex } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { encodeSignedToken, openSignedToken } from "@/server/signed-token";
+import { encodeSignedToken, offerClaims, openSignedToken, readOfferClaims, type OfferClaims } from "@/server/signed-token";
 import { cardDigits, checkCard, type CardProblem } from "@/server/payments/card";
 import { getPaymentProvider, type CardInput } from "@/server/payments/provider";
 import { getDomainDetails } from "./discovery";
@@ -41,14 +41,8 @@ export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 // --- the pt token ------------------------------------------------------------------
 
 /** What a `pt` token binds. `partnerId` null: a storefront session. */
-export interface CheckoutClaims {
+export interface CheckoutClaims extends OfferClaims {
   sessionId: string;
-  partnerId: string | null;
-  environment: Environment;
-  domain: string;
-  priceCents: number;
-  currency: string;
-  expiresAt: Date;
   /** Prefill of the buyer's email (POST /checkout-session `buyer_email`). */
   buyerEmail: string | null;
 }
@@ -58,12 +52,7 @@ const SESSION_ID = /^cs_[0-9A-Za-z]{22}$/;
 /** `cs_<id>.<claims>.<signature>` (server/signed-token.ts), keyed for checkout. */
 export function encodeCheckoutToken(claims: CheckoutClaims): string {
   return encodeSignedToken("checkout", claims.sessionId, {
-    p: claims.partnerId,
-    e: claims.environment,
-    d: claims.domain,
-    a: claims.priceCents,
-    c: claims.currency,
-    x: claims.expiresAt.getTime(),
+    ...offerClaims(claims),
     ...(claims.buyerEmail ? { b: claims.buyerEmail } : {}),
   });
 }
@@ -73,26 +62,10 @@ export function verifyCheckoutToken(token: string | undefined | null): CheckoutC
   if (!token) return null;
   const opened = openSignedToken("checkout", token, SESSION_ID);
   if (!opened.ok) return null;
-  const v = opened.claims;
-  const ok =
-    (v.p === null || typeof v.p === "string") &&
-    (v.e === "sandbox" || v.e === "live") &&
-    typeof v.d === "string" &&
-    Number.isSafeInteger(v.a) &&
-    typeof v.c === "string" &&
-    Number.isSafeInteger(v.x) &&
-    (v.b === undefined || typeof v.b === "string");
-  if (!ok) return null;
-  return {
-    sessionId: opened.id,
-    partnerId: v.p as string | null,
-    environment: v.e as Environment,
-    domain: v.d as string,
-    priceCents: v.a as number,
-    currency: v.c as string,
-    expiresAt: new Date(v.x as number),
-    buyerEmail: (v.b as string | undefined) ?? null,
-  };
+  const offer = readOfferClaims(opened.claims);
+  const email = opened.claims.b;
+  if (!offer || (email !== undefined && typeof email !== "string")) return null;
+  return { sessionId: opened.id, ...offer, buyerEmail: email ?? null };
 }
 
 export function checkoutUrl(token: string): string {

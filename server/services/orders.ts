@@ -254,11 +254,7 @@ export async function listOrders(db: Db, input: ListOrdersInput): Promise<{ orde
 /** The order as partners see it (GET /orders items): fields in the contract's order. */
 export function serializeOrder(order: OrderRow) {
   return {
-    public_id: order.id,
-    domain: order.domain,
-    status: order.status,
-    sale_price_cents: order.salePriceCents,
-    currency: order.currency,
+    ...serializeOrderSummary(order),
     channel: order.channel,
     commission_bps: order.commissionBps,
     commission_cents: order.commissionCents,

@@ -5,7 +5,7 @@ import { clock } from "@/server/clock";
 import { QUOTE_TTL_MINUTES } from "@/server/contracts/orders";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { encodeSignedToken, openSignedToken } from "@/server/signed-token";
+import { encodeSignedToken, offerClaims, openSignedToken, readOfferClaims, type OfferClaims } from "@/server/signed-token";
 import { heldForOthersSql } from "./discovery";
 import { normalizeDomainName } from "./inventory";
 
@@ -17,29 +17,17 @@ export const QUOTE_TTL_MS = QUOTE_TTL_MINUTES * 60_000;
 
 export type QuoteRow = typeof quotes.$inferSelect;
 
-/** What a quote token binds. */
-export interface QuoteClaims {
+/** What a quote token binds: always a partner's. */
+export interface QuoteClaims extends OfferClaims {
   quoteId: string;
   partnerId: string;
-  environment: Environment;
-  domain: string;
-  priceCents: number;
-  currency: string;
-  expiresAt: Date;
 }
 
 const QUOTE_ID = /^qt_[0-9A-Za-z]{22}$/;
 
 /** `qt_<id>.<claims>.<signature>` (server/signed-token.ts), keyed for quotes. */
 export function encodeQuoteToken(claims: QuoteClaims): string {
-  return encodeSignedToken("quotes", claims.quoteId, {
-    p: claims.partnerId,
-    e: claims.environment,
-    d: claims.domain,
-    a: claims.priceCents,
-    c: claims.currency,
-    x: claims.expiresAt.getTime(),
-  });
+  return encodeSignedToken("quotes", claims.quoteId, offerClaims(claims));
 }
 
 const invalidQuote = (message: string) =>
@@ -58,46 +46,16 @@ export function verifyQuoteToken(
   if (!opened.ok) {
     throw invalidQuote(opened.reason === "altered" ? "has been altered or was not issued by this service" : "is not a quote token from POST /quotes");
   }
-  const quoteId = opened.id;
-  const claims = checkClaims(opened.claims);
-  if (!claims) throw invalidQuote("is not a quote token from POST /quotes");
-  if (claims.p !== expected.partnerId || claims.e !== expected.environment) {
+  const offer = readOfferClaims(opened.claims);
+  if (!offer || offer.partnerId === null) throw invalidQuote("is not a quote token from POST /quotes");
+  if (offer.partnerId !== expected.partnerId || offer.environment !== expected.environment) {
     throw invalidQuote("was issued to another partner or environment");
   }
-  if (claims.d !== expected.domain) throw invalidQuote(`was issued for ${claims.d}, not ${expected.domain}`);
-  const expiresAt = new Date(claims.x);
-  if (clock.nowMs() >= claims.x) {
-    throw new AppError("quote_expired", `quote expired at ${expiresAt.toISOString()}; request a new quote`);
+  if (offer.domain !== expected.domain) throw invalidQuote(`was issued for ${offer.domain}, not ${expected.domain}`);
+  if (clock.nowMs() >= offer.expiresAt.getTime()) {
+    throw new AppError("quote_expired", `quote expired at ${offer.expiresAt.toISOString()}; request a new quote`);
   }
-  return {
-    quoteId,
-    partnerId: claims.p,
-    environment: claims.e,
-    domain: claims.d,
-    priceCents: claims.a,
-    currency: claims.c,
-    expiresAt,
-  };
-}
-
-interface RawClaims {
-  p: string;
-  e: Environment;
-  d: string;
-  a: number;
-  c: string;
-  x: number;
-}
-
-function checkClaims(value: Partial<RawClaims>): RawClaims | null {
-  const ok =
-    typeof value.p === "string" &&
-    (value.e === "sandbox" || value.e === "live") &&
-    typeof value.d === "string" &&
-    Number.isSafeInteger(value.a) &&
-    typeof value.c === "string" &&
-    Number.isSafeInteger(value.x);
-  return ok ? (value as RawClaims) : null;
+  return { quoteId: opened.id, ...offer, partnerId: offer.partnerId };
 }
 
 /** A listing row locked for the rest of the caller's transaction. */
