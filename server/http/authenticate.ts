@@ -5,6 +5,7 @@ import { openSecret, safeEqual } from "@/server/crypto";
 import { AppError } from "@/server/errors";
 import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
 import { rateClasses, type RateClass, type Scope } from "./contract";
+import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 
 // The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
 // missing key id -> other headers -> unknown/revoked key -> timestamp ->
@@ -26,12 +27,6 @@ export interface PartnerAuth {
   scopes: Scope[];
   paymentModel: "mor" | "non_mor";
   isAffiliate: boolean;
-}
-
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
 }
 
 export interface Authenticated {
@@ -104,14 +99,7 @@ export async function authenticatePartner(db: Database, request: Request, option
     const needed = options.scopes.length === 1 ? `the ${options.scopes[0]} scope` : `one of the scopes ${options.scopes.join(", ")}`;
     throw new AppError("forbidden", `this credential lacks ${needed}`);
   }
-  const rateLimit = { limit, remaining: gate.remaining, resetSeconds: Math.ceil(gate.resetMs / 1000) };
-  if (!gate.allowed) {
-    const retryAfter = String(Math.max(1, Math.ceil(gate.retryAfterMs / 1000)));
-    throw new AppError("rate_limited", `rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s`, undefined, {
-      ...rateLimitHeaders(rateLimit),
-      "retry-after": retryAfter,
-    });
-  }
+  const rateLimit = rateLimitOutcome(limit, gate);
 
   return {
     auth: {
@@ -128,13 +116,6 @@ export async function authenticatePartner(db: Database, request: Request, option
   };
 }
 
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    "ratelimit-limit": String(state.limit),
-    "ratelimit-remaining": String(state.remaining),
-    "ratelimit-reset": String(state.resetSeconds),
-  };
-}
 
 // The two queries below run on every signed request, so they go straight to the
 // postgres.js client (prepared once per connection by query text) instead of

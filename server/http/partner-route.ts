@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { getDb, type Database } from "@/db/client";
 import { AppError, validationError } from "@/server/errors";
-import { authenticatePartner, rateLimitHeaders, type PartnerAuth } from "./authenticate";
+import { authenticatePartner, type PartnerAuth } from "./authenticate";
+import { rateLimitHeaders } from "./rate-limit";
 import type { EndpointContract } from "./contract";
 import { errorResponse, jsonResponse, requestIdFor } from "./respond";
 

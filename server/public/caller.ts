@@ -2,7 +2,8 @@ import type { Db } from "@/db/client";
 import { sha256Hex } from "@/server/crypto";
 import { resourceIdentifiers } from "@/server/oauth/metadata";
 import { authenticateBearer } from "@/server/oauth/tokens";
-import { ANONYMOUS_LIMIT_PER_MIN, TOKEN_LIMIT_PER_MIN, takePublicRateLimit, type PublicRateLimit } from "./rate-limit";
+import type { RateLimitState } from "@/server/http/rate-limit";
+import { ANONYMOUS_LIMIT_PER_MIN, TOKEN_LIMIT_PER_MIN, takePublicRateLimit } from "./rate-limit";
 
 // Who is calling the public interface: anonymous (masked prices, limited per IP)
 // or a token holder (real prices, limited per token). Used by the search route
@@ -45,7 +46,7 @@ export async function admitPublicCaller(
   db: Db,
   request: Request,
   resource: PublicResource,
-): Promise<PublicCaller & { rateLimit: PublicRateLimit }> {
+): Promise<PublicCaller & { rateLimit: RateLimitState }> {
   const caller = await identifyPublicCaller(db, request, resource);
   return { ...caller, rateLimit: await takePublicRateLimit(db, caller.bucket, caller.limit) };
 }

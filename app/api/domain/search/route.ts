@@ -5,7 +5,7 @@ import { errorResponse, jsonResponse, requestIdFor } from "@/server/http/respond
 import { admitPublicCaller } from "@/server/public/caller";
 import { publicSearchInput, type PublicSearchInput } from "@/server/public/contract";
 import { publicCorsHeaders, publicPreflight } from "@/server/public/cors";
-import { publicRateLimitHeaders } from "@/server/public/rate-limit";
+import { rateLimitHeaders } from "@/server/http/rate-limit";
 import { searchPublicDomains } from "@/server/public/search";
 
 const MAX_BODY_BYTES = 8 * 1024;
@@ -16,7 +16,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const db = getDb();
     const caller = await admitPublicCaller(db, request, "app");
-    headers = { ...headers, ...publicRateLimitHeaders(caller.rateLimit) };
+    headers = { ...headers, ...rateLimitHeaders(caller.rateLimit) };
     const input = await readBody(request);
     return jsonResponse(await searchPublicDomains(db, { ...input, priced: caller.priced }), 200, headers);
   } catch (error) {
