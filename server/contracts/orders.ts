@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orderStatus as orderStatusEnum } from "@/db/schema";
 import { defineEndpoint } from "@/server/http/contract";
 import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 
@@ -10,16 +11,8 @@ export const QUOTE_TTL_MINUTES = 10;
 export const RISK_THRESHOLD_CENTS = 1_000_000;
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-export const orderStatuses = [
-  "EXTERNALLY_PAID",
-  "PAID",
-  "MANUAL_REVIEW",
-  "TRANSFER_IN_PROGRESS",
-  "TRANSFER_COMPLETED",
-  "SETTLED",
-  "REFUNDED",
-  "CANCELLED",
-] as const;
+/** The order statuses, as the database enumerates them. */
+export const orderStatuses = orderStatusEnum.enumValues;
 
 export const orderStatus = z
   .enum(orderStatuses)

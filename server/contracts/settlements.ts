@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { orderStatus, saleChannel } from "@/db/schema";
+import { saleChannel } from "@/db/schema";
 import { defineEndpoint } from "@/server/http/contract";
 import { currencyCode, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
+import { orderStatuses } from "./orders";
 
 // Settlement and reconciliation (SPEC "Settlement and reconciliation", DECISIONS
 // "Settlement periods"): GET /settlements, /transactions, /payouts. All three are
@@ -113,7 +114,6 @@ export const listSettlementsEndpoint = defineEndpoint({
 
 // --- GET /transactions ----------------------------------------------------------
 
-const orderStatuses = orderStatus.enumValues;
 const paymentModels = saleChannel.enumValues;
 
 export const transaction = z
