@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { after, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
@@ -7,27 +6,11 @@ import { closeDb, getDb } from "@/db/client";
 import { credentials, partners, users } from "@/db/schema";
 import { openSecret } from "@/server/crypto";
 import { scopes } from "@/server/http/contract";
+import { runAdmin as admin } from "../helpers/cli";
 
 // The operations CLI as staff and scripted tests use it: a real process against
 // the test database, one JSON document on stdout or a JSON error on stderr.
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: process.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 async function ok(...args: string[]): Promise<Record<string, unknown>> {
   const run = await admin(...args, "--json");

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -11,6 +10,7 @@ import { orderStatuses } from "@/server/contracts/orders";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { serializeOrderSummary, transitionOrder, type OrderAction, type OrderRow, type OrderStatus } from "@/server/services/order-states";
+import { runAdmin } from "../helpers/cli";
 import { createTestPartner } from "../helpers/partner";
 
 // The order state machine against the real database: every action from every
@@ -251,17 +251,7 @@ describe("order state machine: random action sequences (property)", () => {
 });
 
 describe("operations CLI order:*", () => {
-  function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args, "--json"], { env: process.env });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on("error", reject);
-      child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
-  }
+  const admin = (...args: string[]) => runAdmin(...args, "--json");
 
   it("moves an order and prints it with its timeline; an illegal move exits 1 with conflict", async () => {
     const order = await makeOrder("MANUAL_REVIEW", "mor");

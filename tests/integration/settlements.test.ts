@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -15,6 +14,7 @@ import { scopes as allScopes } from "@/server/http/contract";
 import type { OrderRow } from "@/server/services/order-states";
 import { runSettlement, type ClosedStatement, type SettlementRunResult } from "@/server/services/settlements";
 import { commissionCents } from "@/server/services/orders";
+import { runAdmin as admin } from "../helpers/cli";
 import { createFixtureOrder, refundFixtureOrder, setSaleCommissionBps } from "../helpers/orders";
 import { addCredential, callRoute, createTestPartner, type TestCredential } from "../helpers/partner";
 
@@ -545,14 +545,3 @@ describe("settlement and reconciliation", () => {
   });
 });
 
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { env: process.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
