@@ -81,6 +81,39 @@ after(async () => {
   await closeDb();
 });
 
+/**
+ * Holds a key row uncommitted in another transaction, as an in-flight request
+ * would, until `release()`; then commits it, or rolls it back (`holder` resolves
+ * to "rolled back"). Returns once the row is inserted.
+ */
+async function holdKey(
+  key: string,
+  body: string,
+  row: { state: "in_progress" } | { state: "completed"; responseStatus: number; responseBody: string },
+  outcome: "commit" | "roll back",
+) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let inserted!: () => void;
+  const ready = new Promise<void>((resolve) => (inserted = resolve));
+  const done = getDb().transaction(async (tx) => {
+    await tx.insert(idempotencyKeys).values({
+      partnerId: s.partnerId,
+      environment: "sandbox",
+      key,
+      fingerprint: sha256Hex(body),
+      ...row,
+      expiresAt: new Date(clock.nowMs() + 3_600_000),
+    });
+    inserted();
+    await held;
+    if (outcome === "roll back") throw new Error("the in-flight request fails");
+  });
+  const holder = outcome === "roll back" ? done.catch(() => "rolled back") : done;
+  await ready;
+  return { release, holder };
+}
+
 describe("Idempotency-Key on POST /orders", () => {
   it("50 concurrent identical requests record exactly one order and answer identically", async () => {
     const domain = await listed(77_700);
@@ -258,25 +291,7 @@ describe("Idempotency-Key on POST /orders", () => {
     const otherKey = randomUUID();
     const otherDomain = await listed(4_000);
     const otherBody = orderJson(otherDomain, 4_000);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const ready = new Promise<void>((resolve) => (inserted = resolve));
-    const holder = getDb().transaction(async (tx) => {
-      await tx.insert(idempotencyKeys).values({
-        partnerId: s.partnerId,
-        environment: "sandbox",
-        key: otherKey,
-        fingerprint: sha256Hex(otherBody),
-        state: "completed",
-        responseStatus: 201,
-        responseBody: stored,
-        expiresAt: new Date(clock.nowMs() + 3_600_000),
-      });
-      inserted();
-      await held;
-    });
-    await ready;
+    const { release, holder } = await holdKey(otherKey, otherBody, { state: "completed", responseStatus: 201, responseBody: stored }, "commit");
     let settled = false;
     const waiting = post(s.next(), otherBody, otherKey).then((r) => {
       settled = true;
@@ -296,26 +311,7 @@ describe("Idempotency-Key on POST /orders", () => {
     const domain = await listed(4_500);
     const key = randomUUID();
     const body = orderJson(domain, 4_500);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const ready = new Promise<void>((resolve) => (inserted = resolve));
-    const holder = getDb()
-      .transaction(async (tx) => {
-        await tx.insert(idempotencyKeys).values({
-          partnerId: s.partnerId,
-          environment: "sandbox",
-          key,
-          fingerprint: sha256Hex(body),
-          state: "in_progress",
-          expiresAt: new Date(clock.nowMs() + 3_600_000),
-        });
-        inserted();
-        await held;
-        throw new Error("simulated crash");
-      })
-      .catch(() => "rolled back");
-    await ready;
+    const { release, holder } = await holdKey(key, body, { state: "in_progress" }, "roll back");
     const waiting = post(s.next(), body, key);
     await new Promise((resolve) => setTimeout(resolve, 200));
     release();
@@ -329,26 +325,7 @@ describe("Idempotency-Key on POST /orders", () => {
     const domain = await listed(4_600);
     const key = randomUUID();
     const body = orderJson(domain, 4_600);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const ready = new Promise<void>((resolve) => (inserted = resolve));
-    const holder = getDb()
-      .transaction(async (tx) => {
-        await tx.insert(idempotencyKeys).values({
-          partnerId: s.partnerId,
-          environment: "sandbox",
-          key,
-          fingerprint: sha256Hex(body),
-          state: "in_progress",
-          expiresAt: new Date(clock.nowMs() + 3_600_000),
-        });
-        inserted();
-        await held;
-        throw new Error("the in-flight request fails after all");
-      })
-      .catch(() => "rolled back");
-    await ready;
+    const { release, holder } = await holdKey(key, body, { state: "in_progress" }, "roll back");
     idempotencyWait.ms = 300;
     try {
       const answer = await post(s.next(), body, key);
