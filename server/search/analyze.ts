@@ -90,7 +90,7 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
   const concepts: Concept[] = [];
   const seen = new Set<string>();
-  const push = (word: string, corrected: string | null) => {
+  const push = (word: string, corrected: string | null, slip: string | null = null) => {
     if (seen.has(word)) return;
     seen.add(word);
     const terms = new Map<string, number>();
@@ -98,7 +98,9 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     if (corrected) add(terms, corrected, CORRECTION_WEIGHT);
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
-    concepts.push({ word, terms, semantic: new Map(), corrected, prefixed: word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [] });
+    const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
+    if (slip) add(terms, slip, REAL_WORD_SLIP_WEIGHT);
+    concepts.push({ word, terms, semantic: new Map(), corrected, prefixed });
   };
   for (const word of words.map(normalizeText)) {
     if (mirror.words.has(word)) {
@@ -108,10 +110,8 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     if (isKnownWord(word)) {
       // A real word no name holds may still be a slip for one that does ("sore" for
       // store): that word joins at a low weight, below the word's own meanings.
-      push(word, null);
       const slip = correctWord(mirror, word);
-      const concept = concepts[concepts.length - 1];
-      if (slip && isKnownWord(slip) && concept?.word === word) add(concept.terms, slip, REAL_WORD_SLIP_WEIGHT);
+      push(word, null, slip && isKnownWord(slip) ? slip : null);
       continue;
     }
     // A one-letter slip is corrected; a run that splits wholly into real words

@@ -86,6 +86,9 @@ const FILLER_BONUS = 0.05;
 
 const columns = sql`d.id, d.name, d.label, d.tld, d.tokens, d.price_cents, d.currency, d.vertical`;
 
+/** What every leg selects: a Candidate, with the label's trigram similarity to the query run together. */
+const candidate = (compact: string) => sql`select ${columns}, similarity(${compact}::text, d.label)::float8 as sim`;
+
 function base(environment: Environment): SQL {
   return sql`d.environment = ${environment} and d.status = 'listed'`;
 }
@@ -94,7 +97,7 @@ const tsv = sql`to_tsvector('simple', d.tokens)`;
 
 /** Names matching a tsquery through the GIN index, best prior first: for intersections, which are small. */
 function matching(environment: Environment, compact: string, tsquery: string, limit: number, tld: string | null = null): SQL {
-  return sql`(select ${columns}, similarity(${compact}::text, d.label)::float8 as sim
+  return sql`(${candidate(compact)}
     from domains d
     where ${base(environment)} and ${tsv} @@ to_tsquery('simple', ${tsquery}::text) ${tld ? sql`and d.tld = ${tld}::text` : sql``}
     order by d.search_prior desc, d.name
@@ -113,7 +116,7 @@ function postings(environment: Environment, compact: string, terms: string[], li
     (term) => sql`(select prior, name from domain_terms
       where term = ${term}::text and environment = ${environment} ${inTld} order by prior desc, name limit ${limit})`,
   );
-  return sql`(select ${columns}, similarity(${compact}::text, d.label)::float8 as sim
+  return sql`(${candidate(compact)}
     from (select distinct prior, name from (${sql.join(ranges, sql` union all `)}) u
       order by prior desc, name limit ${limit}) p
     join domains d on d.environment = ${environment} and d.name = p.name
@@ -183,13 +186,18 @@ function meaningLeg(environment: Environment, compact: string, concepts: Concept
   return branches.length ? sql.join(branches, sql` union all `) : null;
 }
 
-/**
- * `explained`: every query word is a word of the inventory (`inInventory`), was
- * corrected to one, or is a real word (its slips and meanings are keyword terms),
- * so the keyword legs hold every name the label leg could add.
- */
-function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Environment, inInventory: (word: string) => boolean): SQL | null {
-  const explained = concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word));
+/** What the query analysis tells the legs: which words some name holds, and whether all are explained. */
+interface LegContext {
+  inInventory: (word: string) => boolean;
+  /**
+   * Every query word is a word of the inventory, was corrected to one, or is a
+   * real word (its slips and meanings are keyword terms), so the keyword legs
+   * hold every name the label leg could add.
+   */
+  explained: boolean;
+}
+
+function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Environment, { inInventory, explained }: LegContext): SQL | null {
   switch (leg) {
     case "keyword":
       return keywordLeg(environment, q, concepts);
@@ -198,7 +206,7 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
     case "label":
       // Trigram matches of the whole query run together: typos, partial and brand names.
       if (q.compact.length < 3 || explained) return null;
-      return sql`select ${columns}, similarity(${q.compact}::text, d.label)::float8 as sim
+      return sql`${candidate(q.compact)}
         from domains d
         where ${base(environment)} and d.label % ${q.compact}::text
         order by similarity(${q.compact}::text, d.label) desc, d.search_prior desc, d.name
@@ -208,7 +216,7 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
       const typos = concepts.filter((c) => c.word.length >= 5 && !c.corrected && !isKnownWord(c.word) && !inInventory(c.word)).map((c) => c.word);
       const word = typos.sort((a, b) => b.length - a.length)[0];
       if (!word) return null;
-      return sql`select ${columns}, similarity(${q.compact}::text, d.label)::float8 as sim
+      return sql`${candidate(q.compact)}
         from domains d
         where ${base(environment)} and ${word}::text <% d.tokens
         order by word_similarity(${word}::text, d.tokens) desc, d.search_prior desc, d.name
@@ -292,7 +300,8 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const mirror = await getVocabulary(db, embedder);
   const concepts = await analyzeWords(mirror, q.words, legs.includes("meaning") ? embedder : noMeaning);
   const inInventory = (word: string) => mirror.words.has(word);
-  const statements = legs.map((leg) => legSql(leg, q, concepts, params.environment, inInventory)).filter((s): s is SQL => s !== null);
+  const context = { inInventory, explained: concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word)) };
+  const statements = legs.map((leg) => legSql(leg, q, concepts, params.environment, context)).filter((s): s is SQL => s !== null);
   const results = await Promise.all(statements.map((s) => db.execute<Candidate>(s)));
   const fused = fuse(results.map((r) => [...r]));
   const maxRrf = Math.max(0, ...[...fused.values()].map((f) => f.rrf));
