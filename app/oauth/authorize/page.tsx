@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { Logo } from "@/components/shell/logo";
-import { Alert, Button, buttonClasses, Card, CardContent } from "@/components/ui";
+import { AuthFrame } from "@/components/shell/auth-frame";
+import { Alert, Button, buttonClasses } from "@/components/ui";
 import { getDb } from "@/db/client";
 import { signInPath } from "@/server/auth/redirects";
 import { getSessionUser } from "@/server/auth/session";
@@ -36,7 +36,7 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
   if (outcome.kind === "redirect") redirect(outcome.url);
   if (outcome.kind === "error_page") {
     return (
-      <Frame>
+      <AuthFrame wide>
         <div className="space-y-2 text-center">
           <h1 className="text-xl font-semibold tracking-tight text-ink">{outcome.title}</h1>
           <p className="text-sm text-muted">{outcome.message}</p>
@@ -44,7 +44,7 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
         <Alert tone="warning">
           The application that sent you here made an invalid request. You can close this window; nothing was shared.
         </Alert>
-      </Frame>
+      </AuthFrame>
     );
   }
 
@@ -54,7 +54,7 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
   const user = await getSessionUser();
   if (!user) {
     return (
-      <Frame>
+      <AuthFrame wide>
         <div className="space-y-2 text-center">
           <h1 className="text-xl font-semibold tracking-tight text-ink">Sign in to continue</h1>
           <p className="text-sm text-muted">
@@ -73,13 +73,13 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
             Create an account
           </Link>
         </div>
-      </Frame>
+      </AuthFrame>
     );
   }
 
   const scopes = request.scope.split(" ");
   return (
-    <Frame>
+    <AuthFrame wide>
       <div className="space-y-2 text-center">
         <h1 className="text-xl font-semibold tracking-tight text-ink">
           Allow <span className="break-words">{appName}</span> to access your account?
@@ -122,19 +122,6 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
           Allow
         </Button>
       </form>
-    </Frame>
-  );
-}
-
-function Frame({ children }: { children: React.ReactNode }) {
-  return (
-    <main id="main" className="flex flex-1 flex-col items-center justify-center px-4 py-12">
-      <Link href="/" className="mb-8 rounded-md" aria-label="Domain Marketplace home">
-        <Logo />
-      </Link>
-      <Card className="w-full max-w-md">
-        <CardContent className="space-y-6 sm:px-8 sm:py-8">{children}</CardContent>
-      </Card>
-    </main>
+    </AuthFrame>
   );
 }
