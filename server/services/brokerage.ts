@@ -15,6 +15,7 @@ import { getEnv } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { recordEvent } from "./events";
+import { pageOf } from "./pages";
 import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
 import { checkActiveSite, type SiteProbe } from "./site-probe";
@@ -354,9 +355,8 @@ export async function listBrokerageCases(db: Db, input: ListBrokerageCasesInput)
     .where(and(...filters))
     .orderBy(desc(brokerageCases.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > input.limit && last ? Buffer.from(last.id).toString("base64url") : null };
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => Buffer.from(last.id).toString("base64url"));
+  return { rows: page, nextCursor };
 }
 
 // --- settlement step ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { heldForOthersSql } from "./discovery";
 import { recordEvent } from "./events";
 import { normalizeDomainName } from "./inventory";
 import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-states";
+import { pageOf } from "./pages";
 import type { Actor } from "./partners";
 import { lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
 
@@ -244,9 +245,8 @@ export async function listOrders(db: Db, input: ListOrdersInput): Promise<{ orde
     .where(and(...filters))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return { orders: page, nextCursor: rows.length > input.limit && last ? encodeOrderCursor(last.id) : null };
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeOrderCursor(last.id));
+  return { orders: page, nextCursor };
 }
 
 // --- serialization ----------------------------------------------------------------------

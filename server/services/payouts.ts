@@ -1,7 +1,8 @@
 import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payouts, type Environment } from "@/db/schema";
-import { checkRange, decodeCursor, encodeCursor } from "./settlements";
+import { decodeCursor, encodeCursor, pageOf } from "./pages";
+import { checkRange } from "./settlements";
 
 // GET /payouts: money the service paid to the partner, newest first. Settlement
 // writes one `commission` payout per non-MoR statement (see settlements.ts);
@@ -40,9 +41,8 @@ export async function listPayouts(db: Db, input: ListPayoutsInput) {
     )
     .orderBy(desc(payouts.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > input.limit && last ? encodeCursor([last.id]) : null };
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
+  return { rows: page, nextCursor };
 }
 
 /** One payout as GET /payouts writes it. */

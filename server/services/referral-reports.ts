@@ -4,7 +4,8 @@ import { checkoutSessions, commissionLedger, orders, referralClicks, referralLin
 import { clock } from "@/server/clock";
 import { listPayouts, serializePayout } from "./payouts";
 import { serializeLink, type LinkRow } from "./referrals";
-import { checkRange, decodeCursor, encodeCursor } from "./settlements";
+import { decodeCursor, encodeCursor, pageOf } from "./pages";
+import { checkRange } from "./settlements";
 
 // The referral reports (GET /links statistics, /me/clicks, /me/sales,
 // /me/commissions, /me/payouts, /analytics). Every query filters by the
@@ -56,13 +57,12 @@ export async function listLinksWithStats(db: Db, input: Owner & Page) {
     )
     .orderBy(desc(referralLinks.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
   const ids = page.map((r) => r.id);
   const stats = ids.length ? await linkStats(db, ids) : new Map<string, LinkStats>();
-  const last = page.at(-1);
   return {
     data: page.map((row) => serializeLinkWithStats(row, stats.get(row.id))),
-    next_cursor: rows.length > input.limit && last ? encodeCursor([last.id]) : null,
+    next_cursor: nextCursor,
   };
 }
 
@@ -168,8 +168,7 @@ export async function listReferralSales(db: Db, input: Owner & Window & Page) {
     )
     .orderBy(desc(referralSales.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.sale.id]));
   return {
     data: page.map(({ sale, orderStatus, state }) => ({
       id: sale.id,
@@ -184,7 +183,7 @@ export async function listReferralSales(db: Db, input: Owner & Window & Page) {
       commission_state: state,
       created_at: sale.createdAt.toISOString(),
     })),
-    next_cursor: rows.length > input.limit && last ? encodeCursor([last.sale.id]) : null,
+    next_cursor: nextCursor,
   };
 }
 
@@ -248,8 +247,7 @@ export async function listCommissions(db: Db, input: Owner & Window & Page & { s
     if (!entry) byCurrency.set(t.currency, (entry = { currency: t.currency, accrued_cents: 0, pending_cents: 0, paid_out_cents: 0, reversed_cents: 0 }));
     entry[`${t.state}_cents`] = num(t.sum);
   }
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
   return {
     data: page.map((r) => ({
       id: r.id,
@@ -264,7 +262,7 @@ export async function listCommissions(db: Db, input: Owner & Window & Page & { s
       created_at: new Date(r.createdAt).toISOString(),
       updated_at: new Date(r.updatedAt).toISOString(),
     })),
-    next_cursor: rows.length > input.limit && last ? encodeCursor([last.id]) : null,
+    next_cursor: nextCursor,
     totals: [...byCurrency.values()],
   };
 }

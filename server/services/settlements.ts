@@ -4,6 +4,7 @@ import { auditLog, commissionLedger, orders, payouts, settlements, type Environm
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
+import { decodeCursor, encodeCursor, pageOf } from "./pages";
 import { transitionOrder, type OrderRow } from "./order-states";
 import type { Actor } from "./partners";
 import { payOutReferralCommissions, type ReferralPayout } from "./referrals";
@@ -330,9 +331,8 @@ export async function listSettlements(db: Db, input: ListSettlementsInput) {
     .where(and(...conditions))
     .orderBy(desc(settlements.periodStart), desc(settlements.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > input.limit && last ? encodeCursor([last.periodStart, last.id]) : null };
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.periodStart, last.id]));
+  return { rows: page, nextCursor };
 }
 
 /** A statement as GET /settlements writes it. */
@@ -375,25 +375,6 @@ export function serializeClosedStatement({ settlement: row, payoutId }: ClosedSt
 }
 
 // --- Shared by the reporting lists (settlements, transactions, payouts) ------------
-
-/** Opaque keyset cursor: base64url of the sort key of the last row returned. */
-export function encodeCursor(key: string[]): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-export function decodeCursor(cursor: string, length: number): string[] {
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === length && key.every((k) => typeof k === "string" && k.length > 0 && k.length <= 64)) {
-      return key as string[];
-    }
-  } catch {
-    // falls through to the validation error
-  }
-  throw new AppError("validation_error", "cursor is not a next_cursor of this list", [
-    { path: "cursor", message: "pass back next_cursor unchanged" },
-  ]);
-}
 
 /** `from` inclusive, `to` exclusive: an empty or inverted window is a client mistake. */
 export function checkRange(from: Date | undefined, to: Date | undefined): void {

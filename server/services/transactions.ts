@@ -2,7 +2,8 @@ import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { orders, type Environment } from "@/db/schema";
 import type { OrderRow, OrderStatus } from "./order-states";
-import { checkRange, decodeCursor, encodeCursor, safeSum } from "./settlements";
+import { decodeCursor, encodeCursor, pageOf } from "./pages";
+import { checkRange, safeSum } from "./settlements";
 
 // GET /transactions: the partner's full sales history, one row per order in
 // every status, newest first, with totals per currency over the whole filtered
@@ -70,11 +71,10 @@ export async function listTransactions(db: Db, input: ListTransactionsInput) {
       .groupBy(orders.currency)
       .orderBy(orders.currency),
   ]);
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
   return {
     rows: page,
-    nextCursor: rows.length > input.limit && last ? encodeCursor([last.id]) : null,
+    nextCursor,
     totals: totals.map(
       (t): TransactionTotals => ({
         currency: t.currency,
