@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog, users } from "@/db/schema";
+import { users } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { newId } from "@/server/ids";
 import type { Actor } from "@/server/services/partners";
 import { revokeClient, revokeFamily, revokeUserTokens } from "./tokens";
+import { recordAudit } from "@/server/services/audit";
 
 // Support revocation (DECISIONS: dashboard admin and CLI). Effective on the very
 // next request: authenticateBearer reads revoked_at on every call.
@@ -32,10 +32,7 @@ export async function revokeOAuthAccess(db: Db, target: RevokeTarget, actor: Act
     } else {
       result = { target: "family", id: target.familyId, tokens_revoked: await revokeFamily(tx, target.familyId) };
     }
-    await tx.insert(auditLog).values({
-      id: newId("audit"),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: `oauth.${result.target}_revoked`,
       targetType: result.target === "user" ? "user" : result.target === "client" ? "oauth_client" : "oauth_token_family",
       targetId: result.id,

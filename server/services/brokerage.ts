@@ -19,6 +19,7 @@ import { pageOf } from "./pages";
 import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
 import { checkActiveSite, type SiteProbe } from "./site-probe";
+import { recordAudit } from "./audit";
 
 // Brokerage cases (DECISIONS "Brokerage case"): eligibility, opening a case,
 // the staff-driven state machine, reads, and the brokerage payout step of a
@@ -281,18 +282,14 @@ export function completedCasePayload(row: BrokerageCaseRow) {
 }
 
 async function audit(db: Db, actor: Actor, row: BrokerageCaseRow, action: string, data: Record<string, unknown>) {
-  await db.insert(auditLog).values({
-    id: newId("audit", clock.nowMs()),
-    actorType: actor.type,
-    actorId: actor.id,
+  await recordAudit(db, actor, {
     action,
     targetType: "brokerage_case",
     targetId: row.id,
     partnerId: row.partnerId,
     environment: row.environment,
     data,
-    createdAt: clock.now(),
-  });
+  }, clock.now());
 }
 
 // --- reads ------------------------------------------------------------------------------------

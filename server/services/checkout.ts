@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
-import { auditLog, checkoutSessions, commissionLedger, domains, orders, orderTimeline, partners, payments, type Environment } from "@/db/schema";
+import { checkoutSessions, commissionLedger, domains, orders, orderTimeline, partners, payments, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { CHECKOUT_SESSION_TTL_DAYS } from "@/server/contracts/checkout";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
@@ -18,6 +18,7 @@ import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-
 import { commissionCents } from "./orders";
 import { lockListing } from "./quotes";
 import { recordReferralSale } from "./referrals";
+import { recordAudit } from "./audit";
 
 // Hosted checkout: sessions created by partners (POST /checkout-session) or by
 // the storefront's buy-now, the signed `pt` token naming one, and paying it.
@@ -362,18 +363,14 @@ async function recordPaidOrder(tx: Transaction, session: CheckoutSessionRow, buy
   if (session.referralLinkId && session.visitorId) {
     await recordReferralSale(tx, { order, linkId: session.referralLinkId, visitorId: session.visitorId });
   }
-  await tx.insert(auditLog).values({
-    id: newId("audit", now.getTime()),
-    actorType: "system",
-    actorId: null,
+  await recordAudit(tx, { type: "system" }, {
     action: "order.paid",
     targetType: "order",
     targetId: orderId,
     partnerId: session.partnerId,
     environment: session.environment,
     data: { status, sale_price_cents: session.salePriceCents, checkout_session_id: session.id },
-    createdAt: now,
-  });
+  }, now);
   return order;
 }
 

@@ -1,13 +1,14 @@
 import { and, eq, ne } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import type { Db } from "@/db/client";
-import { auditLog, domains, type Environment } from "@/db/schema";
+import { domains, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { labelTokens } from "@/server/search/text";
 import { registerVocabulary } from "@/server/search/vocabulary";
 import type { Actor } from "./partners";
+import { recordAudit } from "./audit";
 
 // Listings: add, reprice, remove. Names are stored lowercase ASCII (punycode).
 
@@ -164,10 +165,7 @@ export async function removeDomain(
 }
 
 async function audit(db: Db, actor: Actor, action: string, row: Listing) {
-  await db.insert(auditLog).values({
-    id: newId("audit"),
-    actorType: actor.type,
-    actorId: actor.id,
+  await recordAudit(db, actor, {
     action,
     targetType: "domain",
     targetId: row.id,

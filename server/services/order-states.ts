@@ -1,12 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
-import { auditLog, commissionLedger, domains, orders, orderTimeline, payments, type Environment } from "@/db/schema";
+import { commissionLedger, domains, orders, orderTimeline, payments, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
-import { newId } from "@/server/ids";
 import type { EventType } from "@/server/webhooks/catalog";
 import { recordEvent } from "./events";
 import type { Actor } from "./partners";
+import { recordAudit } from "./audit";
 
 // The order state machine of SPEC "States and transitions" and DECISIONS.
 // Every move is one call to transitionOrder: it locks the row, refuses illegal
@@ -125,18 +125,14 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
         data: { order: serializeOrderSummary(updated) },
       });
     }
-    await tx.insert(auditLog).values({
-      id: newId("audit", now.getTime()),
-      actorType: input.actor.type,
-      actorId: input.actor.id,
+    await recordAudit(tx, input.actor, {
       action: `order.${input.action}`,
       targetType: "order",
       targetId: order.id,
       partnerId: order.partnerId,
       environment: order.environment,
       data: { from: order.status, to, note: input.note ?? null },
-      createdAt: now,
-    });
+    }, now);
     return updated;
   });
 }

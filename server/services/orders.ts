@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { auditLog, domains, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
+import { domains, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
 import { AppError, isUniqueViolation } from "@/server/errors";
@@ -13,6 +13,7 @@ import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-
 import { pageOf } from "./pages";
 import type { Actor } from "./partners";
 import { lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
+import { recordAudit } from "./audit";
 
 // Partner-collected (merchant-of-record) orders: recording one, reading them.
 // Moves after creation go through order-states.ts.
@@ -130,17 +131,13 @@ export async function createOrder(db: Db, input: CreateOrderInput): Promise<Orde
       .update(quotes)
       .set({ orderId })
       .where(and(eq(quotes.domainId, listing.id), eq(quotes.partnerId, input.partnerId), sql`${quotes.orderId} is null`));
-    await tx.insert(auditLog).values({
-      id: newId("audit", now.getTime()),
-      actorType: input.actor.type,
-      actorId: input.actor.id,
+    await recordAudit(tx, input.actor, {
       action: "order.recorded",
       targetType: "order",
       targetId: orderId,
       ...owner,
       data: { status, sale_price_cents: price.cents, quote_id: quote?.quoteId ?? null },
-      createdAt: now,
-    });
+    }, now);
     return { order, timeline: [entry] };
   });
   // The partial unique index settles any race the row lock above cannot (another writer path).

@@ -1,11 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog, credentials, partners, users, type Environment } from "@/db/schema";
+import { credentials, partners, users, type Environment } from "@/db/schema";
 import type { Scope } from "@/server/http/contract";
 import { clock } from "@/server/clock";
 import { hashPassword, sealSecret } from "@/server/crypto";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId, randomBase62 } from "@/server/ids";
+import { recordAudit } from "./audit";
 
 // Partners, their dashboard users and their API credentials.
 
@@ -47,10 +48,7 @@ export async function createPartner(db: Db, input: CreatePartnerInput, actor: Ac
       liveApprovedAt: input.liveApproved ? clock.now() : null,
     });
     await tx.insert(users).values({ id: userId, email, name: input.name, passwordHash, role: "partner", partnerId });
-    await tx.insert(auditLog).values({
-      id: newId("audit"),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "partner.created",
       targetType: "partner",
       targetId: partnerId,
@@ -118,10 +116,7 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
       scopes,
       label: input.label,
     });
-    await tx.insert(auditLog).values({
-      id: newId("audit"),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "credential.created",
       targetType: "credential",
       targetId: keyId,
@@ -148,10 +143,7 @@ export async function revokeCredential(db: Db, input: { keyId: string; partnerId
       )
       .returning({ keyId: credentials.keyId, partnerId: credentials.partnerId, revokedAt: credentials.revokedAt });
     if (!row) throw new AppError("not_found", `active credential ${input.keyId} not found`);
-    await tx.insert(auditLog).values({
-      id: newId("audit"),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "credential.revoked",
       targetType: "credential",
       targetId: row.keyId,
@@ -173,10 +165,7 @@ export async function approveLive(db: Db, input: { partnerId: string }, actor: A
     if (partner.liveApprovedAt) return { partnerId: partner.id, liveApprovedAt: partner.liveApprovedAt };
     const liveApprovedAt = clock.now();
     await tx.update(partners).set({ liveApprovedAt, updatedAt: liveApprovedAt }).where(eq(partners.id, partner.id));
-    await tx.insert(auditLog).values({
-      id: newId("audit"),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "partner.live_approved",
       targetType: "partner",
       targetId: partner.id,

@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
 import {
-  auditLog,
   commissionLedger,
   domains,
   orders,
@@ -22,6 +21,7 @@ import type { OrderRow } from "./order-states";
 import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
 import { nextPeriodStart, SETTLEMENT_LOCK } from "./settlements";
+import { recordAudit } from "./audit";
 
 // Referral attribution (SPEC "Referral", DECISIONS "Links"): GET /r/{code} sets
 // a signed cookie naming the link and the visitor; a storefront purchase by a
@@ -177,18 +177,14 @@ export async function payOutReferralCommissions(db: Db, actor: Actor): Promise<R
         .update(commissionLedger)
         .set({ state: "paid_out", payoutId, updatedAt: now })
         .where(and(inArray(commissionLedger.id, group.ids), eq(commissionLedger.state, "pending")));
-      await tx.insert(auditLog).values({
-        id: newId("audit", now.getTime()),
-        actorType: actor.type,
-        actorId: actor.id,
+      await recordAudit(tx, actor, {
         action: "referral.payout",
         targetType: "payout",
         targetId: payoutId ?? group.ids[0] ?? "",
         partnerId: group.partner_id,
         environment: group.environment,
         data: { amount_cents: amount, currency: group.currency, period_start: group.period_start, commission_ids: group.ids },
-        createdAt: now,
-      });
+      }, now);
       result.push({
         payoutId,
         partnerId: group.partner_id,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
-import { auditLog, commissionLedger, orders, payouts, settlements, type Environment } from "@/db/schema";
+import { commissionLedger, orders, payouts, settlements, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -9,6 +9,7 @@ import { transitionOrder, type OrderRow } from "./order-states";
 import type { Actor } from "./partners";
 import { payOutReferralCommissions, type ReferralPayout } from "./referrals";
 import { settleBrokerageShares, type BrokeragePayout } from "./brokerage";
+import { recordAudit } from "./audit";
 
 // Settlement of SPEC "Settlement and reconciliation" and DECISIONS "Settlement
 // periods". Periods are calendar months in UTC; a run closes every ended period
@@ -172,10 +173,7 @@ async function closeGroup(db: Db, group: Group, actor: Actor) {
         set: { settlementId: statement.id },
       });
     }
-    await tx.insert(auditLog).values({
-      id: newId("audit", clock.nowMs()),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "settlement.closed",
       targetType: "settlement",
       targetId: statement.id,
@@ -190,8 +188,7 @@ async function closeGroup(db: Db, group: Group, actor: Actor) {
         order_count: statement.orderCount,
         payout_id: payoutId,
       },
-      createdAt: clock.now(),
-    });
+    }, clock.now());
     return { statement: { settlement: statement, payoutId, orderIds: rows.map((r) => r.id) }, settledWithoutStatement: 0 };
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog, events, webhookDeliveries, webhookEndpoints, type Environment } from "@/db/schema";
+import { events, webhookDeliveries, webhookEndpoints, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { sealSecret } from "@/server/crypto";
 import { getEnv } from "@/server/env";
@@ -8,6 +8,7 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { BlockedAddressError, findBlockedAddress, hostOf, resolveHost } from "@/server/webhooks/ssrf";
 import type { Actor } from "./partners";
+import { recordAudit } from "./audit";
 
 // Webhook endpoints (one per partner and environment) and the replay of
 // deliveries. Delivery itself is the worker's (server/webhooks/worker.ts).
@@ -91,17 +92,13 @@ export async function saveWebhookEndpoint(db: Db, input: RegisterWebhookInput, a
       })
       .returning();
     if (!row) throw new Error("webhook endpoint upsert returned no row");
-    await tx.insert(auditLog).values({
-      id: newId("audit", now.getTime()),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "webhook_endpoint.registered",
       targetType: "webhook_endpoint",
       targetId: row.id,
       ...owner,
       data: { url }, // never the secret
-      createdAt: now,
-    });
+    }, now);
     return row;
   });
 }
@@ -139,17 +136,13 @@ export async function disableWebhookEndpoint(db: Db, owner: EndpointOwner, actor
       .update(webhookDeliveries)
       .set({ status: "failed", nextAttemptAt: null, lastError: "endpoint deactivated", updatedAt: now })
       .where(and(eq(webhookDeliveries.endpointId, row.id), inArray(webhookDeliveries.status, ["pending", "delivering"])));
-    await tx.insert(auditLog).values({
-      id: newId("audit", now.getTime()),
-      actorType: actor.type,
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: "webhook_endpoint.deactivated",
       targetType: "webhook_endpoint",
       targetId: row.id,
       ...owner,
       data: {},
-      createdAt: now,
-    });
+    }, now);
     return row;
   });
 }
