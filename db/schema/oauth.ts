@@ -56,5 +56,6 @@ export const oauthTokens = pgTable(
     revokedAt: at(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.familyId), index().on(t.userId), index().on(t.clientId)],
+  // codeHash: a replayed authorization code revokes the tokens it issued, found by this index.
+  (t) => [index().on(t.familyId), index().on(t.userId), index().on(t.clientId), index().on(t.codeHash)],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "oauth_tokens_code_hash_index" ON "oauth_tokens" USING btree ("code_hash");
