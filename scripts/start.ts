@@ -2,14 +2,16 @@
 // DATABASE_URL) -> migrations -> demo seed -> Next build if stale -> web server
 // as a child -> background workers -> banner once /api/health answers.
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { closeDb, getDb } from "@/db/client";
-import { ensureDatabase } from "@/db/embedded";
+import { embeddedClusterDir, ensureDatabase, isAlive } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 import { getDemoCredential, getExampleDomain, seedDemoData } from "@/db/seed";
 import { startBanner } from "@/server/cli/banner";
-import { spawnNext, staleBuildReason, waitForExit, waitForHealth } from "@/server/cli/next-build";
+import { spawnNext, spawnWebServer, staleBuildReason, waitForExit, waitForHealth } from "@/server/cli/next-build";
 import { deriveKey } from "@/server/crypto";
 import { EnvError, getEnv, type Env } from "@/server/env";
 
@@ -28,9 +30,11 @@ function loadSettings(): Env {
   try {
     return getEnv();
   } catch (error) {
-    if (!(error instanceof EnvError)) throw error;
-    console.error(error.message);
-    process.exit(1);
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    fail(`settings could not be loaded: ${(error as Error).message}`);
   }
 }
 
@@ -47,12 +51,48 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+// Whatever goes wrong ends in one sentence and exit 1, never a stack trace.
+process.on("uncaughtException", (error) => fail(error.message));
+process.on("unhandledRejection", (reason) => fail(reason instanceof Error ? reason.message : String(reason)));
+
+/**
+ * One `npm start` per data folder: a second one (another PORT, same DATA_DIR)
+ * would run a second set of workers against the same demo. A pid file whose
+ * process is gone is taken over.
+ */
+function claimDataDir(dataDir: string): void {
+  const file = path.join(dataDir, "start.pid");
+  let holder: number | undefined;
+  try {
+    holder = Number(readFileSync(file, "utf8").trim()) || undefined;
+  } catch {
+    holder = undefined;
+  }
+  if (holder && holder !== process.pid && isAlive(holder)) {
+    fail(`another npm start (pid ${holder}) is already serving the data folder ${dataDir}; stop it first or set DATA_DIR`);
+  }
+  try {
+    writeFileSync(file, String(process.pid));
+  } catch (error) {
+    fail(`the data folder ${dataDir} cannot be written (${(error as NodeJS.ErrnoException).code}); set DATA_DIR to a folder you can write`);
+  }
+  process.on("exit", () => {
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+    } catch {
+      // already gone
+    }
+  });
+}
+
 // Background work that runs beside the web server in this process. Each entry
-// returns its stop function. The webhook delivery worker starts here.
+// returns its stop function: webhook delivery, and the chores (payment intents, pruning).
 async function startWorkers(): Promise<Array<() => Promise<void>>> {
   const { startWebhookWorker } = await import("@/server/webhooks/worker");
+  const { startChores } = await import("@/server/services/chores");
   const webhooks = await startWebhookWorker({ db: getDb() });
-  return [() => webhooks.stop()];
+  const chores = startChores(getDb());
+  return [() => webhooks.stop(), () => chores.stop()];
 }
 
 // Signals go to whichever child runs now (the build, then the server); the
@@ -67,6 +107,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 const env = loadSettings();
 if (await portInUse(env.PORT)) fail(`port ${env.PORT} is already in use; stop that server or set PORT`);
+if (!env.DATABASE_URL) {
+  try {
+    mkdirSync(env.dataDir, { recursive: true });
+  } catch (error) {
+    fail(`the data folder ${env.dataDir} cannot be created (${(error as NodeJS.ErrnoException).code}); set DATA_DIR to a folder you can write`);
+  }
+}
+claimDataDir(env.dataDir);
 
 async function prepareDatabase(): Promise<string> {
   const url = await timed("database", ensureDatabase);
@@ -86,6 +134,8 @@ const databaseUrl = await prepareDatabase().catch((error: Error) => fail(`databa
 const serverEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: dev ? "development" : "production",
+  // Next needs NODE_ENV=production to serve a build; the operator's mode travels separately.
+  APP_ENV: env.APP_ENV,
   NEXT_TELEMETRY_DISABLED: "1",
   PORT: String(env.PORT),
   DATA_DIR: env.dataDir,
@@ -108,7 +158,7 @@ if (!dev) {
   }
 }
 
-const server = spawnNext([dev ? "dev" : "start", "-p", String(env.PORT)], serverEnv);
+const server = spawnWebServer(dev ? "dev" : "start", env.PORT, serverEnv);
 child = server;
 const stopWorkers = await startWorkers();
 let failed = false;
@@ -131,7 +181,8 @@ try {
 }
 
 async function banner(): Promise<string> {
-  const demo = env.SEED_DEMO
+  // Known demo passwords and keys are printed only in development.
+  const demo = env.SEED_DEMO && env.APP_ENV === "development"
     ? await getDemoCredential(getDb()).then(
         async (credential) => ({ ...credential, exampleDomain: await getExampleDomain(getDb()) }),
         () => undefined,
@@ -148,6 +199,8 @@ async function banner(): Promise<string> {
     startedInMs: performance.now(), // since this process started, imports included
     timings,
     demo,
+    demoHidden: env.SEED_DEMO && env.APP_ENV !== "development",
+    database: env.DATABASE_URL ? "DATABASE_URL" : `embedded PostgreSQL, cluster ${embeddedClusterDir()}`,
     examplePrefix,
   });
 }

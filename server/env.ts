@@ -18,6 +18,8 @@ const durationList = z
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** The operator's mode; defaults from NODE_ENV. `npm start` runs Next with NODE_ENV=production either way. */
+  APP_ENV: z.enum(["development", "production"]).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATABASE_URL: z
     .string()
@@ -29,10 +31,16 @@ const schema = z.object({
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault(["10s", "1m", "5m", "30m", "2h", "6h", "12h", "24h"].join(",")),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
-  SEED_DEMO: bool(true),
+  SEED_DEMO: z.enum(["true", "false", "1", "0"]).optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1, "must be 1-100").max(100, "must be 1-100").default(10),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
 });
 
-export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY"> & {
+export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY" | "APP_ENV" | "SEED_DEMO"> & {
+  APP_ENV: "development" | "production";
+  /** Demo data: on in development, off in production unless SEED_DEMO=true forces it. */
+  SEED_DEMO: boolean;
   APP_URL: string;
   MCP_URL: string;
   SECRET_KEY: string;
@@ -66,14 +74,21 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid settings:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  const appEnv = env.APP_ENV ?? (env.NODE_ENV === "production" ? "production" : "development");
+  if (appEnv === "production" && env.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    throw new EnvError("Invalid settings:\n  WEBHOOK_ALLOW_PRIVATE_TARGETS: refused in production (webhooks would reach private networks)");
+  }
+  const seedDemo = env.SEED_DEMO === undefined ? appEnv !== "production" : env.SEED_DEMO === "true" || env.SEED_DEMO === "1";
   const dataDir = path.resolve(env.DATA_DIR);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   const mcpUrl = (env.MCP_URL ?? appUrl).replace(/\/+$/, "");
   return {
     ...env,
+    APP_ENV: appEnv,
+    SEED_DEMO: seedDemo,
     APP_URL: appUrl,
     MCP_URL: mcpUrl,
-    SECRET_KEY: env.SECRET_KEY ?? loadOrCreateSecretKey(dataDir, env.NODE_ENV),
+    SECRET_KEY: env.SECRET_KEY ?? loadOrCreateSecretKey(dataDir, appEnv),
     dataDir,
   };
 }

@@ -9,6 +9,10 @@ export interface BannerInput {
   startedInMs: number;
   timings: [string, number][];
   demo?: { keyId: string; secret: string; exampleDomain?: string };
+  /** Demo data is loaded but its logins and keys are not printed (production). */
+  demoHidden?: boolean;
+  /** Where the data lives, e.g. the embedded cluster's folder. */
+  database: string;
   /** Settings the example command needs in another terminal, e.g. DATA_DIR=/tmp/x. */
   examplePrefix: string;
 }
@@ -21,6 +25,7 @@ export function startBanner(input: BannerInput): string {
     rule,
     ` Partner Domain Marketplace is ready at ${input.appUrl}   (started in ${seconds(input.startedInMs)})`,
     `   ${input.timings.map(([step, ms]) => `${step} ${seconds(ms)}`).join(", ")}`,
+    `   database: ${input.database}`,
     "",
   ];
   if (input.demo) {
@@ -41,8 +46,10 @@ export function startBanner(input: BannerInput): string {
       `   ${example}`,
       "",
     );
+  } else if (input.demoHidden) {
+    lines.push(" Demo data is loaded (SEED_DEMO=true); in production its logins and keys are not printed.", "");
   } else {
-    lines.push(" Demo data skipped (SEED_DEMO=false): create partners with `npm run --silent admin -- help`.", "");
+    lines.push(" Demo data skipped (SEED_DEMO=false, or production): create partners with `npm run --silent admin -- help`.", "");
   }
   lines.push(
     ` Health ${input.appUrl}/api/health   API reference ${input.appUrl}/api/partner/v1/openapi.json   Operations: npm run --silent admin -- help`,
