@@ -4,6 +4,7 @@ import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import postgres from "postgres";
 import * as schema from "./schema";
+import { getEnv } from "@/server/env";
 import { resolveDatabaseUrl } from "./embedded";
 
 export type Schema = typeof schema;
@@ -29,7 +30,20 @@ const holder = globalThis as unknown as { __pdmPool?: Pool };
  */
 export const TRIGRAM_THRESHOLD = 0.5;
 
-export function createPool(url: string, max = 10, options: { trigramThreshold?: number } = {}): Pool {
+export interface PoolOptions {
+  trigramThreshold?: number;
+  /** A statement running longer is cancelled (57014); 0 turns it off (bulk loads, benchmarks). */
+  statementTimeoutMs?: number;
+  /** A transaction left idle this long (a stuck request holding locks) is ended by the server. */
+  idleInTransactionTimeoutMs?: number;
+}
+
+/** Defaults for request work; settlement runs raise theirs per transaction (SET LOCAL). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+
+export function createPool(url: string, max = 10, options: PoolOptions = {}): Pool {
+  if (!Number.isInteger(max) || max < 1 || max > 100) throw new Error(`pool size must be an integer from 1 to 100, not ${max}`);
   const sql = postgres(url, {
     max,
     idle_timeout: 30,
@@ -39,13 +53,18 @@ export function createPool(url: string, max = 10, options: { trigramThreshold?: 
       application_name: "partner-marketplace",
       // Sent with the startup message: no extra round trip, on every connection.
       "pg_trgm.similarity_threshold": String(options.trigramThreshold ?? TRIGRAM_THRESHOLD),
+      statement_timeout: String(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
+      idle_in_transaction_session_timeout: String(options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
     } as Record<string, string>,
   });
   return { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
 }
 
 export function getPool(): Pool {
-  holder.__pdmPool ??= createPool(resolveDatabaseUrl(), Number(process.env.DB_POOL_MAX ?? 10));
+  if (!holder.__pdmPool) {
+    const env = getEnv();
+    holder.__pdmPool = createPool(resolveDatabaseUrl(), env.DB_POOL_MAX, { statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS });
+  }
   return holder.__pdmPool;
 }
 

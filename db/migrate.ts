@@ -1,3 +1,4 @@
+import { advisoryLocks } from "@/db/locks";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -10,10 +11,10 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 export async function migrateDatabase(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await sql`select pg_advisory_lock(727001)`;
+    await sql`select pg_advisory_lock(${advisoryLocks.migrate})`;
     await migrate(drizzle(sql), { migrationsFolder });
   } finally {
-    await sql`select pg_advisory_unlock(727001)`.catch(() => {});
+    await sql`select pg_advisory_unlock(${advisoryLocks.migrate})`.catch(() => {});
     await sql.end();
   }
 }

@@ -1,3 +1,4 @@
+import { advisoryLocks } from "@/db/locks";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, domains, partners, type Environment } from "@/db/schema";
@@ -24,7 +25,7 @@ export const demoLogins = {
 } as const;
 
 export const DEMO_CREDENTIAL_LABEL = "demo";
-const SEED_LOCK = 727002;
+const SEED_LOCK = advisoryLocks.seed;
 const BATCH = 1000;
 const nonMorScopes: Scope[] = ["search", "embed", "broker", "refer", "report", "webhook"];
 

@@ -1,3 +1,4 @@
+import { advisoryLocks } from "@/db/locks";
 import { createHmac } from "node:crypto";
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -52,8 +53,8 @@ interface Owner {
   environment: Environment;
 }
 
-const CREATE_LOCK = 727020;
-const PAYOUT_LOCK = 727021;
+const CREATE_LOCK = advisoryLocks.brokerageCreate;
+const PAYOUT_LOCK = advisoryLocks.brokeragePayout;
 
 // --- the progress token ------------------------------------------------------------------
 
@@ -65,9 +66,16 @@ export function progressUrl(caseId: string): string {
   return `${getEnv().APP_URL.replace(/\/$/, "")}/brokerage/${progressToken(caseId)}`;
 }
 
+const PROGRESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether a progress token has the shape ours have (else the page answers 400, not 404). */
+export function isWellFormedProgressToken(token: string): boolean {
+  return PROGRESS_TOKEN.test(token);
+}
+
 /** The case behind a public progress token, or null (unknown or malformed token). */
 export async function getCaseByProgressToken(db: Db, token: string): Promise<BrokerageCaseWithTimeline | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  if (!PROGRESS_TOKEN.test(token)) return null;
   const [row] = await db.select().from(brokerageCases).where(eq(brokerageCases.progressTokenHash, sha256Hex(token)));
   return row ? { row, timeline: await timelineOf(db, row.id) } : null;
 }

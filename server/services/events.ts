@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, isNotNull, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
 import { events, type Environment } from "@/db/schema";
+import { advisoryLocks } from "@/db/locks";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
@@ -30,7 +31,7 @@ export async function recordEvent(db: Db, input: RecordEventInput): Promise<Even
   return row;
 }
 
-const SEQUENCER_LOCK = 727002;
+const SEQUENCER_LOCK = advisoryLocks.eventSequencer;
 
 /**
  * Give every committed, unsequenced event the next `seq`, in commit-visible
@@ -80,9 +81,13 @@ export interface ListEventsInput {
 }
 
 export async function listEvents(db: Database, input: ListEventsInput) {
-  // Readers sequence first, so an event is readable as soon as it committed.
-  await sequenceEvents(db);
   const scope = and(eq(events.partnerId, input.partnerId), eq(events.environment, input.environment));
+  // A reader sequences first, so its own events are readable as soon as they
+  // committed; but only when it has some waiting. A partner with nothing pending
+  // (the common case) never touches the sequencer's lock, so one partner's
+  // polling does not queue behind another's.
+  const [mine] = await db.select({ id: events.id }).from(events).where(and(scope, isNull(events.seq))).limit(1);
+  if (mine) await sequenceEvents(db);
   let after = 0;
   if (input.afterId) {
     const [cursor] = await db.select({ seq: events.seq }).from(events).where(and(scope, eq(events.id, input.afterId)));

@@ -20,7 +20,7 @@ import { newId, randomBase62 } from "@/server/ids";
 import type { OrderRow } from "./order-states";
 import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
-import { nextPeriodStart, SETTLEMENT_LOCK } from "./settlements";
+import { nextPeriodStart, SETTLEMENT_LOCK, SETTLEMENT_STATEMENT_TIMEOUT_MS } from "./settlements";
 import { recordAudit } from "./audit";
 
 // Referral attribution (SPEC "Referral", DECISIONS "Links"): GET /r/{code} sets
@@ -138,6 +138,7 @@ export interface ReferralPayout {
 export async function payOutReferralCommissions(db: Db, actor: Actor): Promise<ReferralPayout[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTLEMENT_LOCK})`);
+    await tx.execute(sql.raw(`set local statement_timeout = ${SETTLEMENT_STATEMENT_TIMEOUT_MS}`));
     const groups = await tx.execute<{
       partner_id: string;
       environment: Environment;
@@ -316,7 +317,7 @@ export interface FollowedLink {
  */
 export async function followLink(
   db: Db,
-  input: { code: string; cookie: string | undefined; userAgent: string | null },
+  input: { code: string; cookie: string | undefined; userAgent: string | null; /** false: redirect without counting (flood). */ record?: boolean },
 ): Promise<FollowedLink | null> {
   if (!/^[0-9A-Za-z]{10}$/.test(input.code)) return null;
   const [link] = await db
@@ -327,6 +328,7 @@ export async function followLink(
   const visitorId = readAttribution(input.cookie)?.visitorId ?? newVisitorId();
   const isBot = isBotUserAgent(input.userAgent);
   const now = clock.now();
+  if (input.record === false) return { link, cookie: signAttribution(link.id, visitorId), counted: false, isBot };
   const inserted = await db
     .insert(referralClicks)
     .values({

@@ -1,3 +1,4 @@
+import { advisoryLocks } from "@/db/locks";
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
 import { commissionLedger, orders, payouts, settlements, type Environment } from "@/db/schema";
@@ -43,7 +44,9 @@ export type SettlementRow = typeof settlements.$inferSelect;
 export type PaymentModel = SettlementRow["paymentModel"];
 
 /** Advisory lock serialising settlement runs (statements and the referral payout step). */
-export const SETTLEMENT_LOCK = 727010;
+export const SETTLEMENT_LOCK = advisoryLocks.settlement;
+/** A month's close reads and writes every order of the period: more than a request's 15 s. */
+export const SETTLEMENT_STATEMENT_TIMEOUT_MS = 600_000;
 const systemActor: Actor = { type: "system" };
 
 export interface ClosedStatement {
@@ -136,6 +139,7 @@ function paymentModelOf(group: Group): PaymentModel | null {
 async function closeGroup(db: Db, group: Group, actor: Actor) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTLEMENT_LOCK})`);
+    await tx.execute(sql.raw(`set local statement_timeout = ${SETTLEMENT_STATEMENT_TIMEOUT_MS}`));
     const periodEnd = nextPeriodStart(group.periodStart);
     // Re-read under the lock: a concurrent run may have settled these already.
     const rows = await tx
