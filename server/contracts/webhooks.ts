@@ -56,7 +56,8 @@ export const registerWebhookEndpoint = defineEndpoint({
     " " +
     DELIVERY,
   scopes: ["webhook"],
-  rateClass: "write",
+  // DECISIONS: write is quotes, orders, checkout-session, refunds, brokerage POST, links POST; the rest is reporting.
+  rateClass: "reporting",
   body: registerWebhookBody,
   response: webhookEndpointSchema,
   errors: ["validation_error"],
@@ -86,7 +87,8 @@ export const deactivateWebhookEndpoint = defineEndpoint({
     "waiting are marked failed (the events stay in GET /events). Repeating it is harmless. PUT activates the " +
     "endpoint again. 404 `not_found` when none was registered.",
   scopes: ["webhook"],
-  rateClass: "write",
+  // DECISIONS: write is quotes, orders, checkout-session, refunds, brokerage POST, links POST; the rest is reporting.
+  rateClass: "reporting",
   response: webhookEndpointSchema,
   errors: ["not_found"],
 });

@@ -1,14 +1,12 @@
 import { AppError, errorBody } from "@/server/errors";
-import { newId } from "@/server/ids";
+import { requestIdFor as requestIdFrom } from "./request-id";
+import { logError } from "@/server/log";
 
 // Response helpers shared by every JSON route: request ids and error mapping.
 
-const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Echo a well-formed incoming X-Request-Id, else mint one. */
 export function requestIdFor(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && VALID_REQUEST_ID.test(incoming) ? incoming : newId("request");
+  return requestIdFrom(request.headers.get("x-request-id"));
 }
 
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
@@ -39,6 +37,6 @@ export function errorResponse(
 
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
-  console.error(`[${requestId}] unhandled error`, error);
+  logError(requestId, error);
   return new AppError("internal_error", "Something went wrong on our side; retry with exponential back-off.");
 }

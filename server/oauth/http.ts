@@ -8,14 +8,17 @@ import {
   protectedResourceMetadata,
   resourceIdentifiers,
 } from "./metadata";
-import { clientIp, takeToken } from "./rate-limit";
+import { clientIp, takeBuckets, takeToken } from "./rate-limit";
 import { exchangeCode, refreshTokens } from "./tokens";
+import { logError } from "@/server/log";
+import { BODY_LIMITS, readTextLimited } from "@/server/http/body";
 
 // Route handlers of the OAuth endpoints; app/** route files re-export these so
 // tests can drive the very same functions in-process.
 
-const MAX_BODY_BYTES = 64 * 1024;
 export const REGISTRATIONS_PER_MINUTE_PER_IP = 10;
+/** Code exchanges and refreshes: a client refreshes a few times an hour; guessing codes needs thousands. */
+export const TOKEN_REQUESTS_PER_MINUTE = { perClient: 30, perIp: 60 } as const;
 
 function json(body: unknown, status: number, requestId: string, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -34,7 +37,7 @@ function json(body: unknown, status: number, requestId: string, extra: Record<st
 /** RFC 6749 §5.2 body; unexpected failures become server_error without details. */
 function oauthErrorResponse(error: unknown, requestId: string): Response {
   if (!isOAuthError(error)) {
-    console.error(`[${requestId}] oauth endpoint failed`, error);
+    logError(`${requestId} oauth`, error);
     error = new OAuthError("server_error", "Something went wrong on our side; retry with exponential back-off.");
   }
   const e = error as OAuthError;
@@ -64,14 +67,8 @@ export function optionsHandler(): Response {
   return new Response(null, { status: 204, headers: corsHeaders });
 }
 
-async function readBody(request: Request): Promise<string> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new OAuthError("invalid_request", "The request body is too large.", 413);
-  }
-  return text;
+function readBody(request: Request): Promise<string> {
+  return readTextLimited(request, BODY_LIMITS.oauth, () => new OAuthError("invalid_request", "The request body is too large (64 KiB at most).", 413));
 }
 
 /** POST /api/oauth/register (RFC 7591). */
@@ -129,6 +126,13 @@ export async function tokenHandler(request: Request): Promise<Response> {
     const db = getDb();
     const clientId = one("client_id");
     if (!clientId) throw new OAuthError("invalid_client", "client_id is required (public clients authenticate with none).");
+    const limit = await takeBuckets(db, [
+      { key: `oauth-token:client:${clientId}`, limit: TOKEN_REQUESTS_PER_MINUTE.perClient, periodMs: 60_000 },
+      { key: `oauth-token:ip:${clientIp(request)}`, limit: TOKEN_REQUESTS_PER_MINUTE.perIp, periodMs: 60_000 },
+    ]);
+    if (!limit.allowed) {
+      throw new OAuthError("invalid_request", "Too many token requests; retry later.", 429, { "retry-after": String(limit.retryAfterSeconds) });
+    }
     let tokens;
     if (grantType === "authorization_code") {
       tokens = await exchangeCode(db, {

@@ -1,6 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
 // weighted alternatives (its segments, a spelling correction against the
@@ -131,7 +132,7 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
-      if (!warned) console.error("search: the encoder failed, semantic leg off:", error);
+      if (!warned) logError("search: the encoder failed, semantic leg off", error);
       warned = true;
       return new Map<string, Float32Array>();
     });

@@ -9,6 +9,7 @@ import { labelTokens } from "@/server/search/text";
 import { registerVocabulary } from "@/server/search/vocabulary";
 import type { Actor } from "./partners";
 import { recordAudit } from "./audit";
+import { logError } from "@/server/log";
 
 // Listings: add, reprice, remove. Names are stored lowercase ASCII (punycode).
 
@@ -116,7 +117,7 @@ export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { 
     // is unavailable; keyword legs find it at once and a later ingest embeds the word.
     await tx
       .transaction((savepoint) => registerVocabulary(savepoint, row.tokens.split(" ")))
-      .catch((error: unknown) => console.warn(`search vocabulary not updated for ${row.name}:`, error));
+      .catch((error: unknown) => logError(`search vocabulary not updated for ${row.name}`, error));
     await audit(tx, actor, "domain.added", row);
     return row;
   });

@@ -7,6 +7,7 @@ import { webhookSecretContext } from "@/server/services/webhooks";
 import { attemptDelivery, createAgents, DEFAULT_TIMEOUT_MS, type AttemptResult } from "./deliver";
 import { claimDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedRun } from "./queue";
 import { webhookHeaders } from "./signing";
+import { describeError } from "@/server/log";
 
 // The delivery worker: sequence committed events (which fans them out to
 // deliveries), claim due deliveries, POST them, record each attempt, repeat.
@@ -141,7 +142,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
 
   function startRun(run: ClaimedRun) {
     const task: Promise<void> = deliverRun(run)
-      .catch((error: unknown) => log(`run for endpoint ${run.endpointId} stopped: ${(error as Error).message}; its lease will expire and it will be retried`))
+      .catch((error: unknown) => log(`run for endpoint ${run.endpointId} stopped: ${describeError(error)}; its lease will expire and it will be retried`))
       .finally(() => {
         active.delete(task);
         wake();
@@ -170,7 +171,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
         await sleep(Math.min(pollMs, Math.max(MIN_SLEEP_MS, untilNext)));
       } catch (error) {
         if (stopping) break;
-        log(`worker loop error: ${(error as Error).message}`);
+        log(`worker loop error: ${describeError(error)}`);
         await sleep(pollMs);
       }
     }

@@ -2,6 +2,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { createTRPCContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/routers/_app";
+import { logError } from "@/server/log";
 
 function handler(req: Request) {
   return fetchRequestHandler({
@@ -11,7 +12,7 @@ function handler(req: Request) {
     createContext: createTRPCContext,
     onError({ error, path }) {
       // Only unexpected failures are worth a log line; 4xx are the caller's business.
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR") logError(`trpc ${path ?? "?"}`, error.cause ?? error);
     },
   });
 }
