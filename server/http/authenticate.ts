@@ -4,6 +4,7 @@ import { clock } from "@/server/clock";
 import { openSecret, safeEqual } from "@/server/crypto";
 import { AppError } from "@/server/errors";
 import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
+import { BODY_LIMITS, readBodyLimited } from "./body";
 import { rateClasses, type RateClass, type Scope } from "./contract";
 import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 
@@ -14,7 +15,7 @@ import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 
 export const TIMESTAMP_SKEW_SECONDS = 300;
 export const NONCE_TTL_MS = 600_000;
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = BODY_LIMITS.partner;
 const KEY_ID = /^pk_(sandbox|live)_[A-Za-z0-9]{24}$/;
 const NONCE = /^[\x21-\x7e]{1,128}$/;
 const SIGNATURE = /^v1=[0-9a-f]{64}$/;
@@ -41,6 +42,9 @@ export interface GateOptions {
 }
 
 export async function authenticatePartner(db: Database, request: Request, options: GateOptions): Promise<Authenticated> {
+  // The body is read (and its size bounded) before any other work, so an
+  // oversized upload costs neither a database round trip nor an HMAC.
+  const rawBody = await readBodyLimited(request, MAX_BODY_BYTES);
   const header = (name: string) => request.headers.get(name);
   const keyId = header(SIGNATURE_HEADERS.keyId);
   if (!keyId) throw new AppError("missing_credentials", "X-Service-Key-Id header is required");
@@ -68,7 +72,6 @@ export async function authenticatePartner(db: Database, request: Request, option
   }
 
   if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
-  const rawBody = await readBody(request);
   const url = new URL(request.url);
   const expected = signCanonical(
     openSecret(credential.secretSealed, credential.keyId),
@@ -141,15 +144,6 @@ async function findCredential(db: Database, keyId: string): Promise<CredentialRo
     from credentials c join partners p on p.id = c.partner_id
     where c.key_id = ${keyId}`;
   return rows[0];
-}
-
-async function readBody(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", "request body exceeds 1 MiB");
-  if (!request.body) return new Uint8Array();
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw new AppError("payload_too_large", "request body exceeds 1 MiB");
-  return bytes;
 }
 
 interface GateResult {

@@ -5,28 +5,27 @@ import { errorResponse, jsonResponse, requestIdFor } from "@/server/http/respond
 import { admitPublicCaller } from "@/server/public/caller";
 import { publicSearchInput, type PublicSearchInput } from "@/server/public/contract";
 import { publicCorsHeaders, publicPreflight } from "@/server/public/cors";
+import { BODY_LIMITS, readTextLimited } from "@/server/http/body";
 import { rateLimitHeaders } from "@/server/http/rate-limit";
 import { searchPublicDomains } from "@/server/public/search";
-
-const MAX_BODY_BYTES = 8 * 1024;
+import { methodsNotAllowed } from "@/server/http/partner-route";
 
 export async function POST(request: Request): Promise<Response> {
   const requestId = requestIdFor(request);
   let headers: Record<string, string> = { ...publicCorsHeaders(), "x-request-id": requestId };
   try {
     const db = getDb();
+    const raw = await readTextLimited(request, BODY_LIMITS.publicSearch); // bounded before any other work
     const caller = await admitPublicCaller(db, request, "app");
     headers = { ...headers, ...rateLimitHeaders(caller.rateLimit) };
-    const input = await readBody(request);
+    const input = parseBody(raw);
     return jsonResponse(await searchPublicDomains(db, { ...input, priced: caller.priced }), 200, headers);
   } catch (error) {
     return errorResponse(error, requestId, headers);
   }
 }
 
-async function readBody(request: Request): Promise<PublicSearchInput> {
-  const raw = await request.text();
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new AppError("payload_too_large", `body must be at most ${MAX_BODY_BYTES} bytes`);
+function parseBody(raw: string): PublicSearchInput {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -43,3 +42,6 @@ async function readBody(request: Request): Promise<PublicSearchInput> {
 export function OPTIONS(): Response {
   return publicPreflight();
 }
+
+// Every other method: 405 method_not_allowed in the JSON envelope, with Allow.
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(["POST"]);
