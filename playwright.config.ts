@@ -59,6 +59,8 @@ export default defineConfig({
       // The end-to-end webhook test receives deliveries on 127.0.0.1, quickly retried.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s",
+      // The specs stand in for a proxy: each sends X-Forwarded-For to get a bucket of its own.
+      TRUST_PROXY_HOPS: "1",
     },
   },
 });

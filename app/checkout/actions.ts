@@ -1,11 +1,14 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { parseExpiry } from "@/server/payments/card";
 import { payCheckoutSession, returnUrlWithOrder } from "@/server/services/checkout";
 import { countryCodes } from "./format";
+import { retryInWords, takePayAttempt } from "@/server/http/abuse-limits";
+import { clientIp } from "@/server/http/client-ip";
 
 // The hosted checkout form's server action. As an action it works as a plain
 // form POST without JavaScript; Next checks the Origin header (CSRF). Card
@@ -45,7 +48,12 @@ export async function payAction(previous: PayState, form: FormData): Promise<Pay
     return { error: "Check the highlighted fields and try again.", fieldErrors, values, attempt };
   }
 
-  const outcome = await payCheckoutSession(getDb(), {
+  const db = getDb();
+  const limited = await takePayAttempt(db, token, clientIp(await headers()));
+  if (!limited.allowed) {
+    return { error: `Too many payment attempts. ${retryInWords(limited.retryAfterSeconds)} No payment was taken.`, values, attempt };
+  }
+  const outcome = await payCheckoutSession(db, {
     token,
     buyer: buyer.data,
     card: { number: text("card_number"), expMonth: expiry.month, expYear: expiry.year, cvc: text("card_cvc") },
@@ -54,6 +62,8 @@ export async function payAction(previous: PayState, form: FormData): Promise<Pay
     case "card_invalid":
       for (const problem of outcome.problems) fieldErrors[problem.field] ??= problem.message;
       return { error: "Check your card details and try again.", fieldErrors, values, attempt };
+    case "processing":
+      return { error: "A payment for this checkout is already being processed. Wait a moment, then reload the page.", values, attempt };
     case "declined":
       return { error: `${outcome.message} No payment was taken. Try another card.`, values, attempt };
     case "succeeded":

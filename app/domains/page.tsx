@@ -3,11 +3,14 @@ import Link from "next/link";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { Badge, Button, Card, EmptyState, inputClasses } from "@/components/ui";
+import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { hasSessionCookie } from "@/server/auth/session";
 import { searchDomains } from "@/server/services/discovery";
 import { listFeaturedDomains, NO_PARTNER, STOREFRONT_ENVIRONMENT } from "@/server/services/storefront";
 import { formatMoney } from "../checkout/format";
+import { retryInWords, takeStorefrontSearch } from "@/server/http/abuse-limits";
+import { clientIp } from "@/server/http/client-ip";
 
 // GET /domains?q=... - the marketplace storefront: search the inventory (the
 // same search partners call) and open a domain to buy it. A GET form, so it
@@ -32,13 +35,17 @@ export default async function DomainsPage({ searchParams }: { searchParams: Sear
   const raw = (await searchParams).q;
   const q = (typeof raw === "string" ? raw : "").trim().slice(0, 200);
   const db = getDb();
+  const limited = q ? await takeStorefrontSearch(db, clientIp(await headers())) : undefined;
+  const busy = limited && !limited.allowed ? limited.retryAfterSeconds : undefined;
   const [signedIn, rows] = await Promise.all([
     hasSessionCookie(),
-    q
+    q && busy === undefined
       ? searchDomains(db, { environment: STOREFRONT_ENVIRONMENT, partnerId: NO_PARTNER, q, limit: SEARCH_LIMIT }).then((r) =>
           r.hits.map((h): Row => ({ name: h.name, priceCents: h.priceCents, currency: h.currency, vertical: h.vertical, available: h.available })),
         )
-      : listFeaturedDomains(db).then((list) => list.map((d): Row => ({ ...d, available: true }))),
+      : q
+        ? Promise.resolve([] as Row[])
+        : listFeaturedDomains(db).then((list) => list.map((d): Row => ({ ...d, available: true }))),
   ]);
   return (
     <>
@@ -67,7 +74,9 @@ export default async function DomainsPage({ searchParams }: { searchParams: Sear
           <h2 id="results-title" className="text-lg font-semibold tracking-tight text-ink">
             {q ? `Results for “${q}”` : "Featured domains"}
           </h2>
-          {rows.length === 0 ? (
+          {busy !== undefined ? (
+            <EmptyState className="mt-6" title="Too many searches from your network" description={`Searches are limited to keep the marketplace fast for everyone. ${retryInWords(busy)}`} />
+          ) : rows.length === 0 ? (
             <EmptyState className="mt-6" title="No domains match your search" description="Try a shorter word, a synonym, or leave out the extension." />
           ) : (
             <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="domain-results">

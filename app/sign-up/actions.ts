@@ -9,6 +9,7 @@ import { startSession } from "@/server/auth/session";
 import { isAppError } from "@/server/errors";
 import { takeToken } from "@/server/oauth/rate-limit";
 import { createUser } from "@/server/services/partners";
+import { clientIp } from "@/server/http/client-ip";
 
 // Sign-up for marketplace (customer) accounts, used by people authorizing an
 // OAuth application. A plain server action, so the form works without JavaScript.
@@ -43,7 +44,7 @@ export async function signUpAction(_previous: SignUpState, form: FormData): Prom
     return { error: message, email, name };
   }
   const db = getDb();
-  const ip = (await headers()).get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  const ip = clientIp(await headers());
   const limit = await takeToken(db, `sign-up:${ip}`, SIGN_UPS_PER_HOUR_PER_IP, 3_600_000);
   if (!limit.allowed) return { error: "Too many new accounts from your network. Try again later.", email, name };
   let userId: string;

@@ -15,6 +15,8 @@ export function SiteFooter() {
           <a href="/docs/public" className="rounded-sm hover:text-ink">
             Public search &amp; MCP
           </a>
+          {/* A JSON API route, not a page: a plain link, no client-side navigation. */}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
           <a href="/api/health" className="rounded-sm hover:text-ink">
             Status
           </a>

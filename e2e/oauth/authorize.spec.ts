@@ -49,7 +49,7 @@ async function registerClient(as: oauth.AuthorizationServer, name: string): Prom
   // Registered without a port: any loopback port is accepted at authorize time.
   const response = await fetch(as.registration_endpoint!, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": `e2e-${Math.random()}` },
+    headers: { "content-type": "application/json", "x-forwarded-for": `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}` },
     body: JSON.stringify({ client_name: name, redirect_uris: ["http://127.0.0.1/callback"] }),
   });
   expect(response.status).toBe(201);

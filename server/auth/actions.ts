@@ -1,8 +1,10 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { clientIp } from "@/server/http/client-ip";
 import { getDb } from "@/db/client";
-import { authenticateUser, signInSchema } from "./credentials";
+import { authenticateUser, signInRetryMessage, signInSchema } from "./credentials";
 import { safeCallbackPath } from "./redirects";
 import { endSession, startSession } from "./session";
 
@@ -19,13 +21,15 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   const email = String(form.get("email") ?? "");
   const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "" });
   if (!parsed.success) return { error: "Enter your email address and password.", email };
-  const result = await authenticateUser(getDb(), parsed.data);
+  const result = await authenticateUser(getDb(), parsed.data, clientIp(await headers()));
   if (!result.ok) {
     return {
       error:
-        result.reason === "disabled"
-          ? "This account has been disabled. Contact your administrator."
-          : "Incorrect email or password.",
+        result.reason === "rate_limited"
+          ? signInRetryMessage(result.retryAfterSeconds)
+          : result.reason === "disabled"
+            ? "This account has been disabled. Contact your administrator."
+            : "Incorrect email or password.",
       email,
     };
   }

@@ -4,7 +4,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { deriveKey } from "@/server/crypto";
 import { getEnv } from "@/server/env";
-import { authenticateUser, signInSchema, type AuthenticatedUser } from "./credentials";
+import { clientIp } from "@/server/http/client-ip";
+import { authenticateUser, signInRetryMessage, signInSchema, type AuthenticatedUser } from "./credentials";
 
 // next-auth v4 with JWT sessions. The token carries who the user is (id, role,
 // partnerId); getSessionUser() re-reads the row on each request so a disabled
@@ -91,10 +92,13 @@ export function getAuthOptions(): NextAuthOptions {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           const parsed = signInSchema.safeParse(credentials ?? {});
           if (!parsed.success) return null;
-          const result = await authenticateUser(getDb(), parsed.data);
+          const ip = clientIp(new Headers((request?.headers ?? {}) as Record<string, string>));
+          const result = await authenticateUser(getDb(), parsed.data, ip);
+          // next-auth shows a thrown message on its error page (and in its JSON answer).
+          if (!result.ok && result.reason === "rate_limited") throw new Error(signInRetryMessage(result.retryAfterSeconds));
           return result.ok ? result.user : null;
         },
       }),

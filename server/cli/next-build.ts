@@ -40,6 +40,11 @@ export function spawnNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess 
   return spawn(process.execPath, [NEXT_BIN, ...args], { stdio: "inherit", env });
 }
 
+/** `next start`/`next dev` through scripts/serve.ts, which decides the client address. */
+export function spawnWebServer(mode: "start" | "dev", port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", path.join("scripts", "serve.ts"), mode, "-p", String(port)], { stdio: "inherit", env });
+}
+
 export function waitForExit(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -18,11 +18,27 @@ export async function takeToken(db: Db, bucket: string, limit: number, periodMs:
   return { allowed: row.allowed, retryAfterSeconds: row.allowed ? 0 : Math.max(1, Math.ceil(row.retry_after_ms / 1000)) };
 }
 
-/**
- * The caller's IP for per-IP limits: the first X-Forwarded-For hop (the service
- * runs behind one proxy in production), else X-Real-IP, else "unknown".
- */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || request.headers.get("x-real-ip")?.trim() || "unknown";
+export interface Bucket {
+  key: string;
+  limit: number;
+  periodMs: number;
 }
+
+/**
+ * One take from each bucket in one round trip (per account and per address,
+ * say); refused when any bucket is empty, with the longest wait.
+ */
+export async function takeBuckets(db: Db, buckets: readonly Bucket[]): Promise<RateLimitResult> {
+  const now = clock.now().toISOString();
+  const takes = sql.join(
+    buckets.map((b) => sql`select * from rate_limit_take(${b.key}, ${b.limit}::integer, ${Math.round(b.periodMs)}::integer, ${now}::timestamptz)`),
+    sql` union all `,
+  );
+  const [row] = await db.execute<{ allowed: boolean; retry_after_ms: number }>(
+    sql`select bool_and(t.allowed) as allowed, coalesce(max(t.retry_after_ms), 0)::integer as retry_after_ms from (${takes}) t`,
+  );
+  if (!row) throw new Error("rate_limit_take returned no row");
+  return { allowed: row.allowed, retryAfterSeconds: row.allowed ? 0 : Math.max(1, Math.ceil(row.retry_after_ms / 1000)) };
+}
+
+export { clientIp } from "@/server/http/client-ip";

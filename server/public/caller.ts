@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { sha256Hex } from "@/server/crypto";
 import { resourceIdentifiers } from "@/server/oauth/metadata";
 import { authenticateBearer } from "@/server/oauth/tokens";
+import { clientIp } from "@/server/http/client-ip";
 import type { RateLimitState } from "@/server/http/rate-limit";
 import { ANONYMOUS_LIMIT_PER_MIN, TOKEN_LIMIT_PER_MIN, takePublicRateLimit } from "./rate-limit";
 
@@ -20,8 +21,6 @@ export interface PublicCaller {
 }
 
 const PRICING_SCOPE = "pricing:read";
-/** Without X-Forwarded-For every caller shares one anonymous bucket (local and direct use). */
-const UNKNOWN_CLIENT = "unknown";
 
 /**
  * Checks the bearer token in-process, against the token store, for `resource`.
@@ -49,10 +48,4 @@ export async function admitPublicCaller(
 ): Promise<PublicCaller & { rateLimit: RateLimitState }> {
   const caller = await identifyPublicCaller(db, request, resource);
   return { ...caller, rateLimit: await takePublicRateLimit(db, caller.bucket, caller.limit) };
-}
-
-/** First hop of X-Forwarded-For (the deployment's proxy sets it), else one shared key. */
-export function clientIp(request: Request): string {
-  const first = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return first ? first.slice(0, 64) : UNKNOWN_CLIENT;
 }

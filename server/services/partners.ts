@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { credentials, partners, users, type Environment } from "@/db/schema";
 import type { Scope } from "@/server/http/contract";
 import { clock } from "@/server/clock";
-import { hashPassword, sealSecret } from "@/server/crypto";
+import { hashPassword, NO_PASSWORD, sealSecret } from "@/server/crypto";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId, randomBase62 } from "@/server/ids";
 import { recordAudit } from "./audit";
@@ -31,7 +31,8 @@ export async function createPartner(db: Db, input: CreatePartnerInput, actor: Ac
   const email = input.email.trim().toLowerCase();
   const partnerId = newId("partner");
   const userId = newId("user");
-  const passwordHash = await hashPassword(input.password ?? randomBase62(24));
+  // Without a password the login cannot sign in until one is set (no slow hash of a random one).
+  const passwordHash = input.password ? await hashPassword(input.password) : NO_PASSWORD;
   const duplicate = () => new AppError("conflict", `a user with email ${email} already exists`);
   const created = db.transaction(async (tx) => {
     const [existing] = await tx

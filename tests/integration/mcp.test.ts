@@ -19,7 +19,7 @@ const MCP_URL = "http://localhost:3000/mcp";
 function inProcessFetch(ip: string, seen: Response[] = []) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
-    request.headers.set("x-forwarded-for", ip);
+    request.headers.set("x-client-ip", ip);
     const response = request.method === "POST" ? await route.POST(request) : new Response(null, { status: 405 });
     seen.push(response.clone());
     return response;

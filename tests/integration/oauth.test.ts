@@ -41,7 +41,7 @@ const routes: Record<string, (request: Request) => Response | Promise<Response>>
 async function dispatch(url: string | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(url, init);
   // Each call its own address, so the per-IP registration limit is tested alone.
-  if (!request.headers.has("x-forwarded-for")) request.headers.set("x-forwarded-for", `test-${uniqueSuffix()}`);
+  if (!request.headers.has("x-client-ip")) request.headers.set("x-client-ip", `test-${uniqueSuffix()}`);
   const route = routes[new URL(request.url).pathname];
   assert.ok(route, `no in-process route for ${request.url}`);
   return route(request);
@@ -188,7 +188,7 @@ describe("OAuth registration", () => {
     for (let i = 0; i < 12; i++) {
       const request = new Request(`${getEnv().APP_URL}/api/oauth/register`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": other },
+        headers: { "content-type": "application/json", "x-client-ip": other },
         body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }),
       });
       const response = await registerHandler(request);

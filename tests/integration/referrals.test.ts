@@ -50,7 +50,8 @@ async function createLink(credential: TestCredential, body: Json) {
 
 /** Follows /r/{code} like a browser would; returns status, location, the cookie value and attributes. */
 async function follow(code: string, options: { cookie?: string; userAgent?: string | null } = {}) {
-  const headers = new Headers();
+  // Each follow from its own address: the per-address click limit has its own test.
+  const headers = new Headers({ "x-client-ip": `10.1.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}` });
   if (options.userAgent !== null) headers.set("user-agent", options.userAgent ?? CHROMIUM_UA);
   if (options.cookie) headers.set("cookie", `other=1; pdm_ref=${options.cookie}`);
   const response = await redirectRoute.GET(new Request(`http://localhost:3000/r/${code}`, { headers }), {

@@ -11,6 +11,7 @@ import { getDomainDetails, type ListingView } from "@/server/services/discovery"
 import { NO_PARTNER, STOREFRONT_ENVIRONMENT } from "@/server/services/storefront";
 import { formatMoney } from "../../checkout/format";
 import { buyNowAction } from "../actions";
+import { retryInWords } from "@/server/http/abuse-limits";
 
 // GET /domains/{name} - one storefront listing with its price and "Buy now",
 // which opens a hosted checkout session for it.
@@ -76,6 +77,11 @@ export default async function DomainPage({ params, searchParams }: { params: Par
               {query.unavailable ? (
                 <Alert tone="danger" className="mb-4">
                   This domain can no longer be bought. It was sold or reserved a moment ago.
+                </Alert>
+              ) : null}
+              {typeof query.busy === "string" && /^\d+$/.test(query.busy) ? (
+                <Alert tone="warning" className="mb-4">
+                  Too many checkouts were started from your network. {retryInWords(Number(query.busy))}
                 </Alert>
               ) : null}
               {sold ? (

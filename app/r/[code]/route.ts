@@ -2,13 +2,20 @@
 import { getDb } from "@/db/client";
 import { getEnv } from "@/server/env";
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_MAX_AGE_SECONDS, followLink } from "@/server/services/referrals";
+import { takeReferralClick } from "@/server/http/abuse-limits";
+import { clientIp } from "@/server/http/client-ip";
+import { methodsNotAllowed } from "@/server/http/partner-route";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request, context: { params: Promise<{ code: string }> }): Promise<Response> {
   const { code } = await context.params;
-  const followed = await followLink(getDb(), {
+  const db = getDb();
+  // A flood from one address is still redirected, but not counted as clicks.
+  const counted = /^[0-9A-Za-z]{10}$/.test(code) && (await takeReferralClick(db, code, clientIp(request))).allowed;
+  const followed = await followLink(db, {
     code,
+    record: counted,
     cookie: readCookie(request.headers.get("cookie"), ATTRIBUTION_COOKIE),
     userAgent: request.headers.get("user-agent"),
   });
@@ -40,3 +47,6 @@ function notFoundPage(): Response {
 <main><p style="color:#4f46e5;font-weight:600">404</p><h1>Link not found</h1><p>This referral link does not exist.</p><p><a href="/domains">Browse domains</a></p></main></body></html>`;
   return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
+
+// Every other method: 405 method_not_allowed in the JSON envelope, with Allow.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

@@ -1,0 +1,46 @@
+// The web server `npm start` (and `npm run dev`) runs: Next's request handler
+// behind a plain Node HTTP server that decides the client address once, from
+// the socket and TRUST_PROXY_HOPS (server/http/client-ip.ts). Next alone keeps a
+// client-sent X-Forwarded-For and never tells route handlers the socket address.
+//   node --import tsx scripts/serve.ts start|dev -p PORT
+import { createServer } from "node:http";
+import next from "next";
+import { tagClientIp } from "@/server/http/client-ip";
+import { requestIdFor } from "@/server/http/request-id";
+import { getEnv } from "@/server/env";
+
+const [mode, , portArg] = process.argv.slice(2);
+const dev = mode === "dev";
+const port = Number(portArg ?? process.env.PORT ?? 3000);
+const hops = getEnv().TRUST_PROXY_HOPS;
+
+const app = next({ dev, port, dir: process.cwd() });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+// HSTS only where the public URL is https (a plain-http demo must stay reachable).
+const hsts = getEnv().APP_URL.startsWith("https:") ? "max-age=63072000; includeSubDomains" : undefined;
+
+const server = createServer((request, response) => {
+  tagClientIp(request, hops);
+  // Every answer carries X-Request-Id, the framework's own (404s, next-auth, tRPC)
+  // included; route handlers echo the same id from the request.
+  const requestId = requestIdFor(request.headers["x-request-id"]);
+  request.headers["x-request-id"] = requestId;
+  response.setHeader("x-request-id", requestId);
+  if (hsts) response.setHeader("strict-transport-security", hsts);
+  void handle(request, response);
+});
+server.on("error", (error: NodeJS.ErrnoException) => {
+  console.error(`web server: ${error.code === "EADDRINUSE" ? `port ${port} is already in use` : error.message}`);
+  process.exit(1);
+});
+server.listen(port, () => console.log(`web server listening on port ${port}${hops ? ` (trusting ${hops} proxy hop(s))` : ""}`));
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.close();
+    void app.close?.().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3000).unref();
+  });
+}
