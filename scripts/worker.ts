@@ -6,6 +6,7 @@ import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
 import { EnvError, getEnv } from "@/server/env";
+import { startChores } from "@/server/services/chores";
 import { startWebhookWorker } from "@/server/webhooks/worker";
 
 const argv = process.argv.slice(2);
@@ -33,6 +34,8 @@ try {
 // The same database as the server: DATABASE_URL, else the embedded one (started if down).
 await migrateDatabase(await ensureDatabase());
 const worker = await startWebhookWorker({ db: getDb(), partnerIds: partnerIds.length ? partnerIds : undefined });
+// Chores (payment intents, pruning) belong to every partner: not run by a partner-scoped worker.
+const chores = partnerIds.length ? undefined : startChores(getDb());
 console.log(`webhook worker started (pid ${process.pid}${partnerIds.length ? `, partners ${partnerIds.join(", ")}` : ""})`);
 
 let stopping = false;
@@ -40,8 +43,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    void worker
-      .stop()
+    void Promise.all([worker.stop(), chores?.stop()])
       .then(closeDb)
       .then(() => process.exit(0));
   });

@@ -127,8 +127,11 @@ export const refunds = pgTable(
     amountCents: money().notNull(),
     currency: currency(),
     reason: text(),
+    /** pending while the processor refund of a collected sale is being made; succeeded after. */
     status: text().notNull().default("succeeded"),
     requestedBy: text().notNull(), // partner | admin
+    /** The processor's refund id, for a sale the service collected (null for a partner's own MoR sale). */
+    providerRef: text(),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.partnerId, t.environment, t.createdAt), index().on(t.orderId)],
@@ -177,11 +180,12 @@ export const payments = pgTable(
     idempotencyKey: text().notNull().unique(),
     amountCents: money().notNull(),
     currency: currency(),
-    status: text().notNull(), // succeeded | declined | failed | refunded
+    // pending (intent committed before the charge) | succeeded | declined | failed (abandoned) | refunded
+    status: text().notNull(),
     failureCode: text(),
     data: jsonb().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index().on(t.checkoutSessionId)],
+  (t) => [index().on(t.checkoutSessionId), index("payments_pending").on(t.createdAt).where(sql`${t.status} = 'pending'`)],
 );

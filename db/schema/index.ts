@@ -9,3 +9,4 @@ export * from "./referrals";
 export * from "./oauth";
 export * from "./security";
 export * from "./search";
+export * from "./sandbox-processor";

@@ -31,7 +31,8 @@ export const listEventsEndpoint = defineEndpoint({
     "Returns the credential's environment's events in ascending order, strictly after `after_id`. The order is the " +
     "order in which events became visible, so paging with `next_cursor` never skips an event that commits later and " +
     "never repeats one. `next_cursor` is the id of the last event returned, or `after_id` itself when nothing new " +
-    "has happened, so a client polls with it indefinitely; `has_more` says whether another page is ready now.",
+    "has happened, so a client polls with it indefinitely; `has_more` says whether another page is ready now. " +
+    "Events are kept for 400 days (their delivery attempts for 30).",
   scopes: ["webhook"],
   rateClass: "reporting",
   query: z.object({

@@ -58,13 +58,14 @@ export const createQuoteEndpoint = defineEndpoint({
     "and orders get 409 `conflict`. The calling partner may quote the same domain again (each quote gets a fresh " +
     "expiry). A quote is used up by the first order that names the domain. 404 `not_found`: the domain is not listed " +
     "in the credential's environment (never listed or removed). 409 `conflict`: already sold, or held by another " +
-    "partner's order or quote.",
+    "partner's order or quote. 429 `rate_limited` with `Retry-After`: the partner already holds 1,000 open quotes in " +
+    "this environment (each reserves a name from everyone else); order or let some expire.",
   scopes: ["buy"],
   rateClass: "write",
   body: createQuoteBody,
   response: quoteSchema,
   successStatus: 201,
-  errors: ["validation_error", "not_found", "conflict"],
+  errors: ["validation_error", "not_found", "conflict", "rate_limited"],
 });
 
 // --- the order resource ---------------------------------------------------------------
@@ -292,7 +293,8 @@ export const createRefundEndpoint = defineEndpoint({
     "order is `EXTERNALLY_PAID` or `MANUAL_REVIEW`: once the transfer has started (`TRANSFER_IN_PROGRESS`, " +
     "`TRANSFER_COMPLETED`, `SETTLED`) the answer is 409 `conflict` and a clawback goes through support; an order " +
     "already refunded or cancelled is also 409 `conflict`. An order of another partner or environment is 404 " +
-    "`not_found`. " +
+    "`not_found`. An order the marketplace collected (paid on hosted checkout, even through the partner's own link) " +
+    "is 403 `forbidden`: its money goes back through the payment processor, which marketplace support does. " +
     MOR_ONLY,
   scopes: ["buy"],
   rateClass: "write",

@@ -58,6 +58,8 @@ export interface PaymentProvider {
   /** Stored on payments.provider. */
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** The charge made under this idempotency key, or null when none was made (reconciling after a crash). */
+  lookup(idempotencyKey: string): Promise<ChargeResult | null>;
   refund(request: RefundRequest): Promise<RefundResult>;
 }
 

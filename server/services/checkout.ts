@@ -1,16 +1,15 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db, Transaction } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import type { Database, Db, Transaction } from "@/db/client";
 import { checkoutSessions, commissionLedger, domains, orders, orderTimeline, partners, payments, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { CHECKOUT_SESSION_TTL_DAYS } from "@/server/contracts/checkout";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
-import { sha256Hex } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { encodeSignedToken, offerClaims, openSignedToken, readOfferClaims, type OfferClaims } from "@/server/signed-token";
-import { cardDigits, checkCard, type CardProblem } from "@/server/payments/card";
-import { getPaymentProvider, type CardInput } from "@/server/payments/provider";
+import { checkCard, type CardProblem } from "@/server/payments/card";
+import { getPaymentProvider, type CardInput, type ChargeResult } from "@/server/payments/provider";
 import { getDomainDetails } from "./discovery";
 import { recordEvent } from "./events";
 import { normalizeDomainName } from "./inventory";
@@ -67,6 +66,20 @@ export function verifyCheckoutToken(token: string | undefined | null): CheckoutC
   const email = opened.claims.b;
   if (!offer || (email !== undefined && typeof email !== "string")) return null;
   return { sessionId: opened.id, ...offer, buyerEmail: email ?? null };
+}
+
+/**
+ * The HTTP status a checkout link deserves before the database is asked:
+ * 400 missing or malformed, 404 altered (not ours), 410 expired, 200 otherwise
+ * (the page then answers 404 for a well-signed token naming no session).
+ */
+export function checkoutTokenStatus(token: string | undefined | null): 200 | 400 | 404 | 410 {
+  if (!token) return 400;
+  const opened = openSignedToken("checkout", token, SESSION_ID);
+  if (!opened.ok) return opened.reason === "altered" ? 404 : 400;
+  const claims = verifyCheckoutToken(token);
+  if (!claims) return 400;
+  return clock.nowMs() >= claims.expiresAt.getTime() ? 410 : 200;
 }
 
 export function checkoutUrl(token: string): string {
@@ -233,69 +246,188 @@ export type PayOutcome =
   | Exclude<CheckoutView, { kind: "open" }>
   | { kind: "card_invalid"; problems: CardProblem[] }
   | { kind: "declined"; code: string; message: string }
+  /** Another payment of this session is with the processor right now (a second tab). */
+  | { kind: "processing" }
   | { kind: "succeeded"; order: OrderRow; returnUrl: string | null };
 
+/** An intent older than this with no answer recorded is the reconciler's (its process died). */
+export const INTENT_STALE_MS = 60_000;
+
+/** Test hook: runs between the processor's answer and recording it (simulates a crash there). */
+export const payHooks: { afterCharge?: (intentId: string) => Promise<void> } = {};
+
+type PaymentRow = typeof payments.$inferSelect;
+
 /**
- * Charges the session's price and records the sale. Card problems are caught
- * before the processor sees the card; a decline records a declined payment
- * row and leaves the session open for another try.
+ * Charges the session's price and records the sale, in three steps so no
+ * database transaction (nor row lock) is held while the processor answers:
+ *   1. claim: under the session's row lock, check it can still be paid and
+ *      commit a `pending` payment intent carrying a fresh idempotency key (one
+ *      intent at a time per session: a second tab gets `processing`);
+ *   2. charge with that key, outside any transaction;
+ *   3. record: under the lock again, the decline, or the order and the paid
+ *      session, exactly once (the intent leaves `pending` only here).
+ * A process that dies between 2 and 3 leaves the intent `pending`; the
+ * reconciler asks the processor what happened under its key and records it.
+ * Card problems are caught before the processor sees the card.
  */
-export async function payCheckoutSession(db: Db, input: PayCheckoutInput): Promise<PayOutcome> {
+export async function payCheckoutSession(db: Database, input: PayCheckoutInput): Promise<PayOutcome> {
   const claims = verifyCheckoutToken(input.token);
   if (!claims) return { kind: "invalid" };
   const problems = checkCard(input.card, clock.now());
   if (problems.length > 0) return { kind: "card_invalid", problems };
 
-  return db
-    .transaction(async (tx) => {
-      const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, claims.sessionId)).for("update");
-      if (!session || !matches(session, claims)) return { kind: "invalid" } as const;
-      const state = stateOf(session);
-      if (state) return state;
-      const listing = await lockListing(tx, { environment: session.environment, name: session.domain });
-      const [hold] = await tx.select({ held: sql<boolean>`${heldSql(session)}` }).from(domains).where(eq(domains.id, listing.id));
-      if (listing.id !== session.domainId || !hold || hold.held) {
-        return { kind: "unavailable", domain: session.domain, cancelUrl: session.cancelUrl } as const;
-      }
+  const claimed = await claimIntent(db, claims, input.buyer);
+  if (claimed.kind !== "claimed") return claimed.outcome;
+  const { intent, session } = claimed;
+  const provider = getPaymentProvider(session.environment);
+  const charge = await provider.charge({
+    amountCents: intent.amountCents,
+    currency: intent.currency,
+    card: input.card,
+    idempotencyKey: intent.idempotencyKey,
+    description: `Domain ${session.domain}`,
+  });
+  await payHooks.afterCharge?.(intent.id);
+  return recordCharge(db, intent.id, charge);
+}
 
-      const provider = getPaymentProvider(session.environment);
-      const attempt = sha256Hex([cardDigits(input.card.number), input.card.expMonth, input.card.expYear, input.card.cvc].join("|")).slice(0, 16);
-      const charge = await provider.charge({
-        amountCents: session.salePriceCents,
-        currency: session.currency,
-        card: input.card,
-        idempotencyKey: `${session.id}:${attempt}`,
-        description: `Domain ${session.domain}`,
-      });
-      const now = clock.now();
-      const payment = {
+type Claim =
+  | { kind: "claimed"; intent: PaymentRow; session: CheckoutSessionRow }
+  | { kind: "refused"; outcome: PayOutcome };
+
+async function claimIntent(db: Database, claims: CheckoutClaims, buyer: BuyerInput): Promise<Claim> {
+  return db.transaction(async (tx): Promise<Claim> => {
+    const refuse = (outcome: PayOutcome): Claim => ({ kind: "refused", outcome });
+    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, claims.sessionId)).for("update");
+    if (!session || !matches(session, claims)) return refuse({ kind: "invalid" });
+    const state = stateOf(session);
+    if (state) return refuse(state);
+    if (await isHeld(tx, session)) return refuse({ kind: "unavailable", domain: session.domain, cancelUrl: session.cancelUrl });
+    const [inFlight] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.checkoutSessionId, session.id), eq(payments.status, "pending")))
+      .limit(1);
+    if (inFlight) return refuse({ kind: "processing" });
+    const now = clock.now();
+    const id = newId("payment", now.getTime());
+    const [intent] = await tx
+      .insert(payments)
+      .values({
+        id,
         checkoutSessionId: session.id,
         environment: session.environment,
-        provider: provider.name,
-        providerRef: charge.providerRef,
+        provider: getPaymentProvider(session.environment).name,
+        idempotencyKey: `${session.id}:${id}`,
         amountCents: session.salePriceCents,
         currency: session.currency,
-        data: { last4: charge.last4 },
+        status: "pending",
+        data: { buyer },
         createdAt: now,
         updatedAt: now,
-      };
-      if (charge.status === "declined") {
-        await tx
-          .insert(payments)
-          .values({ ...payment, id: newId("payment", now.getTime()), idempotencyKey: `${session.id}:${charge.providerRef}`, status: "declined", failureCode: charge.failureCode ?? "card_declined" })
-          .onConflictDoNothing();
-        return { kind: "declined", code: charge.failureCode ?? "card_declined", message: charge.message ?? "Your card was declined." } as const;
-      }
+      })
+      .returning();
+    if (!intent) throw new Error("payment intent insert returned no row");
+    return { kind: "claimed", intent, session };
+  });
+}
 
-      const order = await recordPaidOrder(tx, session, input.buyer, now);
-      await tx.insert(payments).values({ ...payment, id: newId("payment", now.getTime()), orderId: order.id, idempotencyKey: session.id, status: "succeeded" });
-      return { kind: "succeeded", order, returnUrl: session.returnUrl } as const;
-    })
-    .catch((error: unknown) => {
-      // Only another writer path (not this session's lock) can race us to the listing.
-      if (isUniqueViolation(error)) return { kind: "unavailable", domain: claims.domain, cancelUrl: null } as const;
-      throw error;
+async function isHeld(tx: Transaction, session: CheckoutSessionRow): Promise<boolean> {
+  const listing = await lockListing(tx, { environment: session.environment, name: session.domain });
+  const [hold] = await tx.select({ held: sql<boolean>`${heldSql(session)}` }).from(domains).where(eq(domains.id, listing.id));
+  return listing.id !== session.domainId || !hold || hold.held;
+}
+
+/**
+ * Step 3, also the reconciler's: the processor's answer for an intent, recorded
+ * once. A charge that succeeded for a name sold meanwhile is refunded at once.
+ */
+async function recordCharge(db: Database, intentId: string, charge: ChargeResult): Promise<PayOutcome> {
+  const outcome = await db
+    .transaction(async (tx): Promise<PayOutcome | { kind: "refund"; intent: PaymentRow; session: CheckoutSessionRow }> => {
+      const [intent] = await tx.select().from(payments).where(eq(payments.id, intentId)).for("update");
+      if (!intent?.checkoutSessionId) throw new Error(`payment intent ${intentId} not found`);
+      const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, intent.checkoutSessionId)).for("update");
+      if (!session) throw new Error(`checkout session ${intent.checkoutSessionId} not found`);
+      // `failed` too: the reconciler gave up on it before this (slow) answer came; the answer still counts.
+      if (intent.status !== "pending" && intent.status !== "failed") return answered(intent, session);
+      const now = clock.now();
+      const common = { providerRef: charge.providerRef, data: { ...(intent.data as object), last4: charge.last4 }, updatedAt: now };
+      if (charge.status === "declined") {
+        const code = charge.failureCode ?? "card_declined";
+        await tx.update(payments).set({ ...common, status: "declined", failureCode: code }).where(eq(payments.id, intent.id));
+        return { kind: "declined", code, message: charge.message ?? "Your card was declined." };
+      }
+      if (stateOf(session)?.kind === "paid" || (await isHeld(tx, session))) {
+        await tx.update(payments).set({ ...common, status: "succeeded" }).where(eq(payments.id, intent.id));
+        return { kind: "refund", intent: { ...intent, providerRef: charge.providerRef }, session };
+      }
+      const buyer = (intent.data as { buyer: BuyerInput }).buyer;
+      // A savepoint: another writer path taking the listing first (a unique violation) must not lose the money.
+      const order = await tx.transaction((inner) => recordPaidOrder(inner, session, buyer, now)).catch((error: unknown) => {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      });
+      if (!order) {
+        await tx.update(payments).set({ ...common, status: "succeeded" }).where(eq(payments.id, intent.id));
+        return { kind: "refund", intent: { ...intent, providerRef: charge.providerRef }, session };
+      }
+      await tx.update(payments).set({ ...common, status: "succeeded", orderId: order.id }).where(eq(payments.id, intent.id));
+      return { kind: "succeeded", order, returnUrl: session.returnUrl };
     });
+  if (outcome.kind !== "refund") return outcome;
+  // Charged for a name that was sold or reserved between claim and record: give the money back.
+  const refund = await getPaymentProvider(outcome.session.environment).refund({
+    providerRef: outcome.intent.providerRef!,
+    amountCents: outcome.intent.amountCents,
+    idempotencyKey: `${outcome.intent.idempotencyKey}:refund`,
+  });
+  await db
+    .update(payments)
+    .set({ status: "refunded", data: { ...(outcome.intent.data as object), refund_ref: refund.providerRef }, updatedAt: clock.now() })
+    .where(eq(payments.id, outcome.intent.id));
+  return { kind: "unavailable", domain: outcome.session.domain, cancelUrl: outcome.session.cancelUrl };
+}
+
+/** What an intent another path already recorded means for this caller. */
+async function answered(intent: PaymentRow, session: CheckoutSessionRow): Promise<PayOutcome> {
+  if (intent.status === "declined") return { kind: "declined", code: intent.failureCode ?? "card_declined", message: "Your card was declined." };
+  if (intent.status === "succeeded" && session.orderId) return stateOf(session) ?? { kind: "invalid" };
+  return { kind: "unavailable", domain: session.domain, cancelUrl: session.cancelUrl };
+}
+
+/**
+ * Finishes intents left `pending` past INTENT_STALE_MS (the process died
+ * between charging and recording): the processor is asked what it did under
+ * the intent's key; no charge means none was made and the intent is marked
+ * failed. Run by the worker every minute; one runner at a time.
+ */
+export async function reconcilePaymentIntents(db: Database, options: { limit?: number } = {}): Promise<{ recorded: number; abandoned: number }> {
+  const stale = new Date(clock.nowMs() - INTENT_STALE_MS).toISOString();
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.status, "pending"), sql`${payments.createdAt} < ${stale}::timestamptz`))
+    .orderBy(payments.createdAt)
+    .limit(options.limit ?? 100);
+  let recorded = 0;
+  let abandoned = 0;
+  for (const intent of rows) {
+    const charge = await getPaymentProvider(intent.environment).lookup(intent.idempotencyKey);
+    if (charge) {
+      await recordCharge(db, intent.id, charge);
+      recorded++;
+    } else {
+      const done = await db
+        .update(payments)
+        .set({ status: "failed", failureCode: "abandoned", updatedAt: clock.now() })
+        .where(and(eq(payments.id, intent.id), eq(payments.status, "pending")))
+        .returning({ id: payments.id });
+      abandoned += done.length;
+    }
+  }
+  return { recorded, abandoned };
 }
 
 async function recordPaidOrder(tx: Transaction, session: CheckoutSessionRow, buyer: BuyerInput, now: Date): Promise<OrderRow> {

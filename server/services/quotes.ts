@@ -101,16 +101,40 @@ export interface CreatedQuote {
   token: string;
 }
 
+/**
+ * Open (unexpired, unused) quotes a partner may hold per environment. Each one
+ * reserves a name from everyone else for 10 minutes, so without a cap one key
+ * could hold the whole inventory. Answered 429 with Retry-After: the wait until
+ * the oldest open quote expires.
+ */
+export const MAX_OPEN_QUOTES = 1000;
+
+function tooManyQuotes(firstExpiry: string | null, now: Date): AppError {
+  const waitSeconds = firstExpiry ? Math.max(1, Math.ceil((new Date(firstExpiry).getTime() - now.getTime()) / 1000)) : 60;
+  return new AppError(
+    "rate_limited",
+    `this credential's partner holds ${MAX_OPEN_QUOTES} open quotes in this environment, the most allowed; order or let some expire (the oldest in ${waitSeconds} s)`,
+    undefined,
+    { "retry-after": String(waitSeconds) },
+  );
+}
+
 export async function createQuote(db: Db, input: CreateQuoteInput): Promise<CreatedQuote> {
   const name = normalizeDomainName(input.domain);
   return db.transaction(async (tx) => {
     const listing = await lockListing(tx, { environment: input.environment, name });
     if (listing.status !== "listed") throw unavailable(name, listing.status);
-    const [hold] = await tx.execute<{ held: boolean }>(
-      sql`select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held`,
+    const now = clock.now();
+    // The hold check and the open-quote count in one round trip.
+    const [hold] = await tx.execute<{ held: boolean; open: number; first_expiry: string | null }>(
+      sql`select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held, o.open, o.first_expiry
+          from (select count(*)::int as open, min(expires_at)::text as first_expiry from (
+            select expires_at from quotes where partner_id = ${input.partnerId} and environment = ${input.environment}
+              and expires_at > ${now.toISOString()}::timestamptz and order_id is null
+            order by expires_at limit ${MAX_OPEN_QUOTES}) q) o`,
     );
     if (hold?.held) throw unavailable(name, "reserved");
-    const now = clock.now();
+    if (hold && hold.open >= MAX_OPEN_QUOTES) throw tooManyQuotes(hold.first_expiry, now);
     const [row] = await tx
       .insert(quotes)
       .values({

@@ -219,7 +219,7 @@ describe("paying a session", () => {
     const [sessionRow] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, body.checkout_session_id));
     assert.equal(sessionRow?.status, "completed");
     assert.equal(sessionRow?.orderId, order.id);
-    const [payment] = await db.select().from(payments).where(eq(payments.idempotencyKey, body.checkout_session_id));
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
     assert.equal(payment?.status, "succeeded");
     assert.equal(payment?.orderId, order.id);
     assert.equal(payment?.amountCents, PRICE);
