@@ -13,20 +13,40 @@ const nextConfig = {
   ],
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate, not the build
   async headers() {
+    // Every page: never framed, forms post only here, no <base> or plugins. The
+    // OAuth consent page and hosted checkout redirect after their form posts to
+    // the client's registered redirect URI / the partner's return URL (https, or
+    // loopback for native clients), which form-action also governs; the server
+    // checks those targets before redirecting. No page is meant to be framed.
+    const csp = (formAction) =>
+      `frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'; object-src 'none'`;
+    const redirectingForm = "'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*";
     return [
       {
         source: "/:path*",
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          { key: "X-Frame-Options", value: "DENY" },
+          {
+            key: "Permissions-Policy",
+            value: "camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=(), bluetooth=(), payment=(self), interest-cohort=()",
+          },
         ],
       },
       {
-        // The consent page must never be framed (clickjacking) nor leak its query (codes, state).
+        source: "/((?!oauth/authorize|checkout).*)",
+        headers: [{ key: "Content-Security-Policy", value: csp("'self'") }],
+      },
+      {
+        source: "/checkout",
+        headers: [{ key: "Content-Security-Policy", value: csp(redirectingForm) }],
+      },
+      {
+        // Nor may the consent page leak its query (codes, state).
         source: "/oauth/authorize",
         headers: [
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Content-Security-Policy", value: csp(redirectingForm) },
           { key: "Referrer-Policy", value: "no-referrer" },
         ],
       },

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { Badge, Card, Code } from "@/components/ui";
 import { getDb } from "@/db/client";
-import { getCheckoutView, returnUrlWithOrder } from "@/server/services/checkout";
+import { notFound } from "next/navigation";
+import { checkoutTokenStatus, getCheckoutView, returnUrlWithOrder, verifyCheckoutToken } from "@/server/services/checkout";
 import { CheckoutMessage, CheckoutShell } from "./checkout-shell";
 import { CheckoutForm } from "./checkout-form";
 import { countries, formatMoney } from "./format";
@@ -17,7 +18,16 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CheckoutPage({ searchParams }: { searchParams: SearchParams }) {
   const pt = (await searchParams).pt;
-  const view = await getCheckoutView(getDb(), typeof pt === "string" ? pt : null);
+  const token = typeof pt === "string" ? pt : null;
+  let view = await getCheckoutView(getDb(), token);
+  if (view.kind === "invalid") {
+    // proxy.ts set the status (400, 404, 410); an expired link says so even when its session is gone,
+    // and a well-signed, unexpired token naming no session we have is a plain 404.
+    const status = checkoutTokenStatus(token);
+    const claims = verifyCheckoutToken(token);
+    if (status === 410 && claims) view = { kind: "expired", domain: claims.domain, cancelUrl: null };
+    else if (status === 200) notFound();
+  }
   return <CheckoutShell>{render(view, typeof pt === "string" ? pt : "")}</CheckoutShell>;
 }
 

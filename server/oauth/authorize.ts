@@ -40,8 +40,12 @@ export interface ValidAuthorization {
 export type AuthorizeOutcome =
   /** Client or redirect_uri cannot be trusted: show an error page, never redirect. */
   | { kind: "error_page"; title: string; message: string }
-  /** The redirect is trusted, the request is not: send the error back to the client. */
-  | { kind: "redirect"; url: string }
+  /**
+   * The redirect URI is registered, the request is not valid. The error goes
+   * back to the client only when the user chooses to follow the link: anyone
+   * can register a redirect URI, so redirecting at once would be an open redirect.
+   */
+  | { kind: "redirect"; url: string; host: string; description: string }
   | { kind: "consent"; request: ValidAuthorization };
 
 function single(value: string | string[] | undefined): string | undefined | null {
@@ -70,6 +74,8 @@ export async function validateAuthorization(db: Db, params: AuthorizeParams): Pr
   const state = single(params.state);
   const back = (error: string, description: string): AuthorizeOutcome => ({
     kind: "redirect",
+    host: new URL(redirectUri).host,
+    description,
     url: redirectWith(redirectUri, {
       error,
       error_description: description,

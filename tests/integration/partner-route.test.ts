@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { z } from "zod";
 import { closeDb, createPool } from "@/db/client";
 import { resolveDatabaseUrl } from "@/db/embedded";
-import * as unknownPath from "@/app/api/partner/v1/[...path]/route";
+import * as unknownPath from "@/app/api/[...path]/route";
 import { clock } from "@/server/clock";
 import { defineEndpoint } from "@/server/http/contract";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";

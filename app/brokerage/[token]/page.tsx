@@ -5,7 +5,7 @@ import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { Badge, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, type BadgeTone } from "@/components/ui";
 import { getDb } from "@/db/client";
-import { getCaseByProgressToken, type BrokerageStatus } from "@/server/services/brokerage";
+import { getCaseByProgressToken, isWellFormedProgressToken, type BrokerageStatus } from "@/server/services/brokerage";
 
 // The token in the URL is the only credential: the page is never indexed, sends
 // no referrer (so links out do not leak it) and is rendered per request. It shows
@@ -67,6 +67,8 @@ function formatMoney(cents: number, currency: string): string {
 
 export default async function BrokerageProgressPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
+  // A link that is not even shaped like ours answers 400 (set by proxy.ts) with this explanation.
+  if (!isWellFormedProgressToken(decodeURIComponent(token))) return <InvalidLink />;
   const found = await getCaseByProgressToken(getDb(), token);
   if (!found) notFound();
   const { row, timeline } = found;
@@ -198,6 +200,22 @@ export default async function BrokerageProgressPage({ params }: { params: Promis
             not listed in search engines.
           </p>
         </div>
+      </main>
+      <SiteFooter />
+    </>
+  );
+}
+
+function InvalidLink() {
+  return (
+    <>
+      <SiteHeader />
+      <main id="main" className="flex flex-1 flex-col items-center justify-center px-4 py-24 text-center" data-testid="progress-invalid">
+        <p className="text-sm font-semibold text-brand">Invalid link</p>
+        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-ink">This progress link is not valid</h1>
+        <p className="mt-3 max-w-md text-muted">
+          The link is incomplete or has been altered. Open it again from the email or page that gave it to you, or ask the seller for the link to your case.
+        </p>
       </main>
       <SiteFooter />
     </>

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { AuthFrame } from "@/components/shell/auth-frame";
 import { Alert, Button, buttonClasses } from "@/components/ui";
 import { getDb } from "@/db/client";
@@ -33,7 +32,21 @@ export default async function AuthorizePage({ searchParams }: AuthorizePageProps
     for (const v of Array.isArray(value) ? value : [value]) query.append(key, v);
   }
   const outcome = await validateAuthorization(getDb(), params);
-  if (outcome.kind === "redirect") redirect(outcome.url);
+  if (outcome.kind === "redirect") {
+    // Shown, not redirected: the user has neither signed in nor consented yet.
+    return (
+      <AuthFrame wide>
+        <div className="space-y-2 text-center">
+          <h1 className="text-xl font-semibold tracking-tight text-ink">This sign-in request cannot be completed</h1>
+          <p className="text-sm text-muted">{outcome.description}</p>
+        </div>
+        <Alert tone="warning">The application that sent you here made an invalid request. Nothing was shared.</Alert>
+        <a href={outcome.url} rel="noreferrer" className={buttonClasses({ variant: "secondary", size: "lg", className: "w-full" })} data-testid="oauth-error-return">
+          Return to {outcome.host}
+        </a>
+      </AuthFrame>
+    );
+  }
   if (outcome.kind === "error_page") {
     return (
       <AuthFrame wide>
