@@ -19,6 +19,7 @@ import { revokeOAuthAccess } from "@/server/oauth/revoke";
 import { authenticateBearer } from "@/server/oauth/tokens";
 import { createUser } from "@/server/services/partners";
 import { uniqueSuffix } from "../helpers/partner";
+import { randomIp } from "../helpers/public";
 
 // The authorization server driven by a client library nobody here wrote
 // (oauth4webapi), with its HTTP calls dispatched in-process to the route handlers.
@@ -41,7 +42,7 @@ const routes: Record<string, (request: Request) => Response | Promise<Response>>
 async function dispatch(url: string | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(url, init);
   // Each call its own address, so the per-IP registration limit is tested alone.
-  if (!request.headers.has("x-client-ip")) request.headers.set("x-client-ip", `test-${uniqueSuffix()}`);
+  if (!request.headers.has("x-client-ip")) request.headers.set("x-client-ip", randomIp());
   const route = routes[new URL(request.url).pathname];
   assert.ok(route, `no in-process route for ${request.url}`);
   return route(request);
@@ -183,7 +184,7 @@ describe("OAuth registration", () => {
   });
 
   it("rate-limits registrations per IP with Retry-After", async () => {
-    const other = `203.0.113.7-${uniqueSuffix()}`;
+    const other = randomIp();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const request = new Request(`${getEnv().APP_URL}/api/oauth/register`, {

@@ -148,7 +148,7 @@ describe("POST /api/domain/search", () => {
     clock.freeze();
     const ip = randomIp();
     for (let i = 0; i < 30; i++) {
-      const res = await search({ query: "pizza", limit: 1 }, { "x-client-ip": `${ip}, 192.0.2.1` });
+      const res = await search({ query: "pizza", limit: 1 }, { "x-client-ip": ip });
       assert.equal(res.status, 200, `request ${i + 1}: ${JSON.stringify(res.body)}`);
       assert.equal(res.headers.get("ratelimit-remaining"), String(29 - i));
     }
