@@ -13,7 +13,8 @@ unset DATABASE_URL DATA_DIR
 
 now() { date +%s.%N; }
 wait_healthy() { until curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1; do sleep 0.5; done; }
-stop() { kill -INT "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+# SIGTERM: a background job of a non-interactive shell ignores SIGINT.
+stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
 t0=$(now)
 git -c safe.directory="*" clone -q "$src" "$dir"
