@@ -14,18 +14,26 @@ unset DATABASE_URL DATA_DIR
 now() { date +%s.%N; }
 wait_healthy() { until curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1; do sleep 0.5; done; }
 # SIGTERM: a background job of a non-interactive shell ignores SIGINT.
-stop() { kill -TERM "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+# Each start runs in its own process group (setsid), stopped as a whole like Ctrl+C
+# stops a terminal's: npm's `sh -c` does not pass a signal on to the server.
+stop() {
+  kill -TERM -- "-$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  while curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1; do sleep 0.2; done
+}
 
 t0=$(now)
-git -c safe.directory="*" clone -q "$src" "$dir"
+# As another user than the checkout's owner, git first needs: git config --global --add safe.directory '*'
+git clone -q "$src" "$dir"
 cd "$dir"
 npm install --no-audit --no-fund >/dev/null 2>&1
 t1=$(now)
-npm start >"$base/start1.log" 2>&1 & pid=$!
+setsid npm start >"$base/start1.log" 2>&1 & pid=$!
 wait_healthy; t2=$(now)
 stop $pid
-npm start >"$base/start2.log" 2>&1 & pid=$!
+setsid npm start >"$base/start2.log" 2>&1 & pid=$!
 wait_healthy; t3=$(now)
+grep -q "ready at" "$base/start2.log" || { sleep 2; grep -q "ready at" "$base/start2.log"; } || { echo "second start failed:"; cat "$base/start2.log"; }
 stop $pid
 npm run --silent db:stop >/dev/null
 cluster="$(sed -n 's/.*cluster \(\/var\/lib\/partner-marketplace\/clusters\/[0-9a-f]*\)\/pg.*/\1/p' "$base/start1.log" | head -1)"
