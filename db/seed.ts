@@ -39,6 +39,9 @@ export interface SeedResult {
 export async function seedDemoData(db: Db): Promise<SeedResult> {
   const started = clock.nowMs();
   return db.transaction(async (tx) => {
+    // A second starter waits here while the first seeds (tens of seconds on a busy
+    // two-core machine): longer than the pool's per-statement limit for requests.
+    await tx.execute(sql`set local statement_timeout = '300s'`);
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     if (await findDemoPartner(tx, demoLogins.mor.email)) {
       return { seeded: false, sandboxDomains: 0, liveDomains: 0, ms: clock.nowMs() - started };

@@ -8,6 +8,7 @@ import next from "next";
 import { tagClientIp } from "@/server/http/client-ip";
 import { requestIdFor } from "@/server/http/request-id";
 import { getEnv } from "@/server/env";
+import { flushRequestLog } from "@/server/services/request-log";
 
 const [mode, , portArg] = process.argv.slice(2);
 const dev = mode === "dev";
@@ -40,7 +41,11 @@ server.listen(port, () => console.log(`web server listening on port ${port}${hop
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.close();
-    void app.close?.().finally(() => process.exit(0));
+    // The request log's buffer lives on globalThis, shared with the route bundles.
+    void flushRequestLog()
+      .catch(() => {})
+      .then(() => app.close?.())
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 3000).unref();
   });
 }

@@ -34,6 +34,8 @@ const schema = z.object({
   SEED_DEMO: z.enum(["true", "false", "1", "0"]).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1, "must be 1-100").max(100, "must be 1-100").default(10),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /** The dashboard's request log (buffered writes, off the request path); `false` stops recording. */
+  REQUEST_LOG: bool(true),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
 });
 

@@ -12,6 +12,7 @@ export const errorCodes = {
   invalid_token: { status: 401, trpc: "UNAUTHORIZED" },
   unauthorized: { status: 401, trpc: "UNAUTHORIZED" },
   forbidden: { status: 403, trpc: "FORBIDDEN" },
+  ip_not_allowed: { status: 403, trpc: "FORBIDDEN" },
   not_found: { status: 404, trpc: "NOT_FOUND" },
   method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   conflict: { status: 409, trpc: "CONFLICT" },

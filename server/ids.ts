@@ -28,6 +28,7 @@ export const idPrefixes = {
   oauthToken: "otk",
   audit: "aud",
   request: "req",
+  accessRequest: "par",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

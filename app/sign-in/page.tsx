@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AuthFrame } from "@/components/shell/auth-frame";
@@ -36,9 +37,13 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
       subtitle="Partner dashboard and admin console"
       footer={
         <>
-          Integrating?{" "}
+          New partner?{" "}
+          <Link href="/partners/sign-up" className="rounded-sm font-medium text-brand hover:text-brand-hover">
+            Create a sandbox account
+          </Link>{" "}
+          or{" "}
           <a href="/api/partner/v1/openapi.json" className="rounded-sm font-medium text-brand hover:text-brand-hover">
-            Read the API reference
+            read the API reference
           </a>
         </>
       }

@@ -23,9 +23,14 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
               Dashboard
             </Link>
           ) : (
-            <Link href="/sign-in" className={buttonClasses({ size: "sm" })}>
-              Sign in
-            </Link>
+            <>
+              <Link href="/partners/sign-up" className={buttonClasses({ variant: "ghost", size: "sm", className: "max-sm:hidden" })}>
+                Become a partner
+              </Link>
+              <Link href="/sign-in" className={buttonClasses({ size: "sm" })}>
+                Sign in
+              </Link>
+            </>
           )}
         </nav>
       </div>

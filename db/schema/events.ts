@@ -45,7 +45,15 @@ export const webhookEndpoints = pgTable(
     environment: environment().notNull(),
     url: text().notNull(),
     secretSealed: text().notNull(),
+    /** The secret before the last roll: deliveries are signed with both until it expires. */
+    previousSecretSealed: text(),
+    previousSecretExpiresAt: at(),
     active: boolean().notNull().default(true),
+    /** Why it is inactive: `partner` (turned off) or `failing` (auto-disabled). */
+    disabledReason: text(),
+    disabledAt: at(),
+    /** Start of the current unbroken run of failed attempts; null after any success. */
+    failingSince: at(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -69,7 +77,7 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index().on(t.status, t.nextAttemptAt), uniqueIndex().on(t.eventId, t.endpointId)],
+  (t) => [index().on(t.status, t.nextAttemptAt), uniqueIndex().on(t.eventId, t.endpointId), index().on(t.endpointId, t.createdAt)],
 );
 
 /** Every delivery attempt, for the dashboard's delivery log. */

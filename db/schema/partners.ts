@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { SignatureDebug } from "@/server/services/request-log";
 import { at, createdAt, environment, updatedAt } from "./columns";
 
 export const paymentModel = pgEnum("payment_model", ["mor", "non_mor"]);
 export const userRole = pgEnum("user_role", ["partner", "admin", "customer"]);
+/** What a partner's staff member may do in the dashboard: viewers only read. */
+export const partnerRole = pgEnum("partner_role", ["owner", "developer", "viewer"]);
 
 /** A company selling through the service. Commission rates are basis points. */
 export const partners = pgTable("partners", {
@@ -33,6 +36,7 @@ export const users = pgTable(
     passwordHash: text().notNull(),
     role: userRole().notNull(),
     partnerId: text().references(() => partners.id),
+    partnerRole: partnerRole().notNull().default("owner"),
     disabledAt: at(),
     createdAt: createdAt(),
   },
@@ -52,8 +56,15 @@ export const credentials = pgTable(
     secretSealed: text().notNull(),
     scopes: text().array().notNull(),
     label: text(),
+    /** CIDR blocks the key may be used from; null means anywhere. */
+    allowedCidrs: text().array(),
+    /** The secret before the last roll, still accepted until previousSecretExpiresAt. */
+    previousSecretSealed: text(),
+    previousSecretExpiresAt: at(),
+    rolledAt: at(),
     createdAt: createdAt(),
     lastUsedAt: at(),
+    lastUsedIp: text(),
     revokedAt: at(),
   },
   (t) => [index().on(t.partnerId)],
@@ -75,4 +86,57 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.partnerId, t.createdAt), index().on(t.targetType, t.targetId)],
+);
+
+export const accessRequestStatus = pgEnum("access_request_status", ["pending", "approved", "declined"]);
+
+/** A partner's request for production (live) access, decided by staff. */
+export const productionAccessRequests = pgTable(
+  "production_access_requests",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    status: accessRequestStatus().notNull().default("pending"),
+    website: text().notNull(),
+    useCase: text().notNull(),
+    expectedMonthlyOrders: integer().notNull(),
+    requestedBy: text().notNull(),
+    decidedBy: text(),
+    decisionNote: text(),
+    decidedAt: at(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.partnerId, t.createdAt),
+    // At most one open request per partner.
+    uniqueIndex("production_access_requests_one_pending").on(t.partnerId).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Signed partner requests, for the dashboard's request log (kept 30 days).
+ * Written in batches off the request path (server/services/request-log.ts).
+ * `debug` holds the signature debugger's findings, for sandbox keys only.
+ */
+export const requestLog = pgTable(
+  "request_log",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** X-Request-Id as the partner saw it (theirs when well-formed, so not unique). */
+    requestId: text().notNull(),
+    partnerId: text().notNull(),
+    environment: environment().notNull(),
+    keyId: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    status: integer().notNull(),
+    errorCode: text(),
+    latencyMs: integer().notNull(),
+    clientIp: text(),
+    debug: jsonb().$type<SignatureDebug>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.environment, t.id), index().on(t.createdAt), index().on(t.requestId)],
 );

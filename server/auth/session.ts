@@ -13,7 +13,10 @@ import { signInPath } from "./redirects";
 
 // Session access for server components, server actions and the tRPC context.
 
-export type SessionUser = AuthenticatedUser;
+export type PartnerRole = "owner" | "developer" | "viewer";
+
+/** The signed-in user; partner staff carry their role in the partner (viewers only read). */
+export type SessionUser = AuthenticatedUser & { partnerRole: PartnerRole | null };
 
 /**
  * The signed-in user, or null. The JWT says who; the users row decides whether
@@ -31,13 +34,21 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
       name: users.name,
       role: users.role,
       partnerId: users.partnerId,
+      partnerRole: users.partnerRole,
       disabledAt: users.disabledAt,
     })
     .from(users)
     .where(eq(users.id, id))
     .limit(1);
   if (!row || row.disabledAt) return null;
-  return { id: row.id, email: row.email, name: row.name, role: row.role, partnerId: row.partnerId };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    partnerId: row.partnerId,
+    partnerRole: row.role === "partner" ? row.partnerRole : null,
+  };
 });
 
 /** Whether a valid session cookie is present, without a database read (public page headers). */

@@ -4,6 +4,7 @@ import { brokerageCommands } from "./admin-brokerage";
 import { defineCommand, helpFor, type CommandTable } from "./admin-commands";
 import { inventoryCommands } from "./admin-inventory";
 import { oauthCommands } from "./admin-oauth";
+import { consoleCommands } from "./admin-console";
 import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
 import { settlementCommands } from "./admin-settlements";
@@ -24,6 +25,7 @@ export const commands: CommandTable = {
   ...settlementCommands,
   ...brokerageCommands,
   ...oauthCommands,
+  ...consoleCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

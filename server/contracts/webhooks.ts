@@ -11,10 +11,13 @@ const DELIVERY =
   "Deliveries: the service POSTs each event of the credential's environment to the URL with a JSON body " +
   "`{id, type, created_at, partner_id, data}` (the same event GET /events returns) and the headers " +
   "`X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body bytes keyed with `secret`, no `v1=` prefix; " +
-  "verify it in constant time before parsing), `X-Service-Event-Id` and `X-Service-Timestamp` (Unix seconds of this " +
+  "verify it in constant time before parsing; while a secret rolled in the dashboard is in its grace period the header " +
+  "lists two signatures, comma-separated, new secret first: accept the delivery when any one matches), `X-Service-Event-Id` and `X-Service-Timestamp` (Unix seconds of this " +
   "attempt). Any 2xx within 5 seconds is success; anything else (another status, a redirect, which is never " +
   "followed, a timeout or a connection error) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h, " +
   "then the delivery is marked failed; the event stays in GET /events and can be replayed from the dashboard. " +
+  "An endpoint whose every attempt has failed for 3 days is disabled (event `webhook_endpoint.disabled`); the " +
+  "dashboard re-enables it and offers to resend what failed meanwhile. " +
   "Delivery is at-least-once: deduplicate on `X-Service-Event-Id`. Events reach one endpoint in GET /events order, " +
   "one request at a time; an event waiting out a retry delay does not hold back later ones.";
 

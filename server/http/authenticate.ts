@@ -7,6 +7,10 @@ import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/
 import { BODY_LIMITS, readBodyLimited } from "./body";
 import { rateClasses, type RateClass, type Scope } from "./contract";
 import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
+import { clientIp } from "./client-ip";
+import { ipAllowed } from "./cidr";
+import { diagnoseSignature } from "./signature-debug";
+import type { SignatureDebug } from "@/server/services/request-log";
 
 // The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
 // missing key id -> other headers -> unknown/revoked key -> timestamp ->
@@ -41,7 +45,20 @@ export interface GateOptions {
   rateClass: RateClass;
 }
 
-export async function authenticatePartner(db: Database, request: Request, options: GateOptions): Promise<Authenticated> {
+/** What the gate learnt about a request, for the request log, whether or not it passed. */
+export interface GateTrace {
+  credential?: { partnerId: string; environment: Environment; keyId: string };
+  clientIp?: string;
+  /** Sandbox keys only: why the signature gate refused the request. */
+  debug?: SignatureDebug;
+}
+
+export async function authenticatePartner(
+  db: Database,
+  request: Request,
+  options: GateOptions,
+  trace: GateTrace = {},
+): Promise<Authenticated> {
   // The body is read (and its size bounded) before any other work, so an
   // oversized upload costs neither a database round trip nor an HMAC.
   const rawBody = await readBodyLimited(request, MAX_BODY_BYTES);
@@ -61,32 +78,50 @@ export async function authenticatePartner(db: Database, request: Request, option
   }
 
   const credential = KEY_ID.test(keyId) ? await findCredential(db, keyId) : undefined;
+  if (credential) trace.credential = { partnerId: credential.partnerId, environment: credential.environment, keyId: credential.keyId };
   if (!credential || credential.revokedAt) throw new AppError("invalid_signature", "unknown or revoked key id");
+  const sandbox = credential.environment === "sandbox";
+  const ip = clientIp(request);
+  trace.clientIp = ip;
 
   if (!/^\d{1,11}$/.test(timestamp)) {
+    if (sandbox) trace.debug = { failed: "timestamp_skew", explanation: "X-Service-Timestamp is not Unix time in whole seconds.", serverTime: clock.nowSeconds() };
     throw new AppError("invalid_timestamp", "X-Service-Timestamp must be Unix time in whole seconds");
   }
   const skew = Math.abs(clock.nowSeconds() - Number(timestamp));
   if (skew > TIMESTAMP_SKEW_SECONDS) {
+    if (sandbox) {
+      trace.debug = {
+        failed: "timestamp_skew",
+        explanation: `Your timestamp is ${skew} s away from the server's clock; the limit is ${TIMESTAMP_SKEW_SECONDS} s. Sync the clock (NTP) and sign with the current time.`,
+        serverTime: clock.nowSeconds(),
+        skewSeconds: clock.nowSeconds() - Number(timestamp),
+      };
+    }
     throw new AppError("invalid_timestamp", `X-Service-Timestamp is ${skew} s from server time (limit ${TIMESTAMP_SKEW_SECONDS} s)`);
   }
 
   if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
   const url = new URL(request.url);
-  const expected = signCanonical(
-    openSecret(credential.secretSealed, credential.keyId),
-    canonicalString({
-      method: request.method,
-      path: url.pathname,
-      query: url.search,
-      timestamp,
-      nonce,
-      bodySha256: sha256Hex(rawBody),
-    }),
-  );
+  const bodySha256 = sha256Hex(rawBody);
+  const canonical = canonicalString({ method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 });
+  const secret = openSecret(credential.secretSealed, credential.keyId);
   // Compare in constant time; a malformed header is compared too, so its timing says nothing.
-  if (!safeEqual(expected, signature) || !SIGNATURE.test(signature)) {
+  const matches = (key: string) => safeEqual(signCanonical(key, canonical), signature) && SIGNATURE.test(signature);
+  const previous = previousSecret(credential);
+  if (!matches(secret) && !(previous && matches(previous))) {
+    if (sandbox) {
+      trace.debug = diagnoseSignature({
+        signature,
+        secrets: [secret, previous, expiredSecret(credential)] as const,
+        parts: { method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 },
+        canonical,
+      });
+    }
     throw new AppError("invalid_signature", "signature does not match the canonical request");
+  }
+  if (credential.allowedCidrs && !ipAllowed(ip, credential.allowedCidrs)) {
+    throw new AppError("ip_not_allowed", `this key may not be used from ${ip}; add the address to the key's IP allow-list`);
   }
 
   const allowed = options.scopes.some((scope) => credential.scopes.includes(scope));
@@ -96,8 +131,19 @@ export async function authenticatePartner(db: Database, request: Request, option
     nonce,
     bucket: allowed ? `${credential.id}:${options.rateClass}` : null,
     limit,
+    ip,
   });
-  if (gate.replay) throw new AppError("replay_detected", "this nonce was already used; sign each request with a fresh nonce");
+  if (gate.replay) {
+    if (sandbox) {
+      trace.debug = {
+        failed: "nonce_reuse",
+        explanation: "This nonce was already used by this key in the last 10 minutes. Generate a fresh random nonce for every request, including retries.",
+        canonicalString: canonical,
+        bodySha256,
+      };
+    }
+    throw new AppError("replay_detected", "this nonce was already used; sign each request with a fresh nonce");
+  }
   if (!allowed) {
     const needed = options.scopes.length === 1 ? `the ${options.scopes[0]} scope` : `one of the scopes ${options.scopes.join(", ")}`;
     throw new AppError("forbidden", `this credential lacks ${needed}`);
@@ -130,6 +176,9 @@ interface CredentialRow {
   partnerId: string;
   environment: Environment;
   secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  allowedCidrs: string[] | null;
   scopes: string[];
   revokedAt: string | null;
   paymentModel: "mor" | "non_mor";
@@ -139,11 +188,26 @@ interface CredentialRow {
 async function findCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
   const rows = await db.$client<CredentialRow[]>`
     select c.id, c.key_id as "keyId", c.partner_id as "partnerId", c.environment,
-           c.secret_sealed as "secretSealed", c.scopes, c.revoked_at as "revokedAt",
+           c.secret_sealed as "secretSealed", c.previous_secret_sealed as "previousSecretSealed",
+           c.previous_secret_expires_at as "previousSecretExpiresAt", c.allowed_cidrs as "allowedCidrs",
+           c.scopes, c.revoked_at as "revokedAt",
            p.payment_model as "paymentModel", p.is_affiliate as "isAffiliate"
     from credentials c join partners p on p.id = c.partner_id
     where c.key_id = ${keyId}`;
   return rows[0];
+}
+
+/** The secret replaced by the last roll, while its grace lasts. */
+function previousSecret(credential: CredentialRow): string | undefined {
+  if (!credential.previousSecretSealed || !credential.previousSecretExpiresAt) return undefined;
+  if (Date.parse(credential.previousSecretExpiresAt) <= clock.nowMs()) return undefined;
+  return openSecret(credential.previousSecretSealed, credential.keyId);
+}
+
+/** The rolled-out secret after its grace: only the sandbox debugger looks at it. */
+function expiredSecret(credential: CredentialRow): string | undefined {
+  if (!credential.previousSecretSealed || previousSecret(credential)) return undefined;
+  return openSecret(credential.previousSecretSealed, credential.keyId);
 }
 
 interface GateResult {
@@ -157,14 +221,14 @@ interface GateResult {
 /** One round trip to partner_request_gate (db/migrations/0001_request_gate.sql). */
 async function recordRequest(
   db: Database,
-  input: { credentialId: string; nonce: string; bucket: string | null; limit: number },
+  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string },
 ): Promise<GateResult> {
   // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
   const [row] = await db.$client<GateResult[]>`
     select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
     from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},
-                              ${input.bucket}, ${input.limit}, 60000)`;
+                              ${input.bucket}, ${input.limit}, 60000, ${input.ip})`;
   if (!row) throw new Error("partner_request_gate returned no row");
   return row;
 }

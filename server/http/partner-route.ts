@@ -1,7 +1,10 @@
 import type { z } from "zod";
 import { getDb, type Database } from "@/db/client";
-import { AppError, validationError } from "@/server/errors";
-import { authenticatePartner, type PartnerAuth } from "./authenticate";
+import { AppError, isAppError, validationError } from "@/server/errors";
+import { performance } from "node:perf_hooks";
+import { clock } from "@/server/clock";
+import { logRequest } from "@/server/services/request-log";
+import { authenticatePartner, type GateTrace, type PartnerAuth } from "./authenticate";
 import { rateLimitHeaders } from "./rate-limit";
 import type { EndpointContract } from "./contract";
 import { errorResponse, jsonResponse, requestIdFor } from "./respond";
@@ -34,11 +37,33 @@ export function partnerRoute<C extends EndpointContract>(
   handler: (input: HandlerInput<C>) => Promise<z.input<C["response"]>>,
 ): RouteHandler {
   return async (request, context) => {
+    const started = performance.now();
     const requestId = requestIdFor(request);
+    const trace: RouteTrace = {};
+    const response = await respond(request, context, requestId, trace);
+    // Buffered, written off the request path (services/request-log.ts).
+    if (trace.credential) {
+      logRequest({
+        requestId,
+        ...trace.credential,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        errorCode: trace.errorCode ?? null,
+        latencyMs: Math.round(performance.now() - started),
+        clientIp: trace.clientIp ?? null,
+        debug: trace.debug ?? null,
+        createdAt: clock.now(),
+      });
+    }
+    return response;
+  };
+
+  async function respond(request: Request, context: RouteContext, requestId: string, trace: RouteTrace): Promise<Response> {
     let headers: Record<string, string> = { "x-request-id": requestId };
     try {
       const db = getDb();
-      const { auth, rawBody, rateLimit } = await authenticatePartner(db, request, contract);
+      const { auth, rawBody, rateLimit } = await authenticatePartner(db, request, contract, trace);
       headers = { ...headers, ...rateLimitHeaders(rateLimit) };
       const input = {
         db,
@@ -54,10 +79,13 @@ export function partnerRoute<C extends EndpointContract>(
       if (validateResponses) contract.response.parse(result);
       return jsonResponse(result, contract.successStatus ?? 200, headers);
     } catch (error) {
+      trace.errorCode = isAppError(error) ? error.code : "internal_error";
       return errorResponse(error, requestId, headers);
     }
-  };
+  }
 }
+
+type RouteTrace = GateTrace & { errorCode?: string };
 
 /** Detail paths name the field as the partner sent it: `domain`, `buyer.email`. */
 function parse(schema: z.ZodType | undefined, value: unknown): unknown {

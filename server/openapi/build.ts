@@ -121,6 +121,7 @@ const signedRouteErrors: readonly ErrorCode[] = [
   "invalid_signature",
   "invalid_timestamp",
   "replay_detected",
+  "ip_not_allowed",
   "forbidden",
   "rate_limited",
   "internal_error",

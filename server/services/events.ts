@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc as descending, eq, gt, gte, isNotNull, isNull, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
 import { events, type Environment } from "@/db/schema";
 import { advisoryLocks } from "@/db/locks";
@@ -78,6 +78,10 @@ export interface ListEventsInput {
   limit: number;
   /** Exact types or family wildcards such as `order.*`. */
   types?: string[];
+  /** The dashboard reads newest first; GET /events oldest first (the default). */
+  direction?: "asc" | "desc";
+  from?: Date;
+  to?: Date;
 }
 
 export async function listEvents(db: Database, input: ListEventsInput) {
@@ -98,11 +102,21 @@ export async function listEvents(db: Database, input: ListEventsInput) {
     }
     after = cursor.seq;
   }
+  const desc = input.direction === "desc";
   const rows = await db
     .select()
     .from(events)
-    .where(and(scope, isNotNull(events.seq), gt(events.seq, after), typeFilter(input.types)))
-    .orderBy(asc(events.seq))
+    .where(
+      and(
+        scope,
+        isNotNull(events.seq),
+        desc ? (input.afterId ? lt(events.seq, after) : undefined) : gt(events.seq, after),
+        typeFilter(input.types),
+        input.from ? gte(events.createdAt, input.from) : undefined,
+        input.to ? lte(events.createdAt, input.to) : undefined,
+      ),
+    )
+    .orderBy(desc ? descending(events.seq) : asc(events.seq))
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
@@ -112,6 +126,16 @@ export async function listEvents(db: Database, input: ListEventsInput) {
     // Always a cursor to continue from, so a client polling at the head keeps its place.
     nextCursor: last?.id ?? input.afterId ?? null,
   };
+}
+
+/** One event and the deliveries that carried it (the dashboard's event view). */
+export async function getEventOrThrow(db: Database, input: { partnerId: string; environment: Environment; eventId: string }) {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.id, input.eventId), eq(events.partnerId, input.partnerId), eq(events.environment, input.environment)));
+  if (!row) throw new AppError("not_found", `event ${input.eventId} not found`);
+  return row;
 }
 
 function typeFilter(types: string[] | undefined): SQL | undefined {

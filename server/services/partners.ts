@@ -90,6 +90,8 @@ export interface CreateCredentialInput {
   environment: Environment;
   scopes: readonly Scope[];
   label?: string;
+  /** CIDR blocks the key may be used from (already normalised); empty or absent means anywhere. */
+  allowedCidrs?: readonly string[];
 }
 
 /**
@@ -116,6 +118,7 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
       secretSealed: sealSecret(secret, keyId),
       scopes,
       label: input.label,
+      allowedCidrs: input.allowedCidrs?.length ? [...input.allowedCidrs] : null,
     });
     await recordAudit(tx, actor, {
       action: "credential.created",
@@ -123,23 +126,28 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
       targetId: keyId,
       partnerId: input.partnerId,
       environment: input.environment,
-      data: { scopes },
+      data: { scopes, label: input.label ?? null, allowed_cidrs: input.allowedCidrs ?? [] },
     });
   });
   return { credentialId: id, keyId, secret, environment: input.environment, scopes };
 }
 
-/** Revocation takes effect on the next request: every request reads the row. */
-export async function revokeCredential(db: Db, input: { keyId: string; partnerId?: string }, actor: Actor = systemActor) {
+/** Revocation takes effect on the next request: every request reads the row. It also ends a roll's grace. */
+export async function revokeCredential(
+  db: Db,
+  input: { keyId: string; partnerId?: string; environment?: Environment },
+  actor: Actor = systemActor,
+) {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(credentials)
-      .set({ revokedAt: clock.now() })
+      .set({ revokedAt: clock.now(), previousSecretSealed: null, previousSecretExpiresAt: null })
       .where(
         and(
           eq(credentials.keyId, input.keyId),
           isNull(credentials.revokedAt),
           input.partnerId ? eq(credentials.partnerId, input.partnerId) : undefined,
+          input.environment ? eq(credentials.environment, input.environment) : undefined,
         ),
       )
       .returning({ keyId: credentials.keyId, partnerId: credentials.partnerId, revokedAt: credentials.revokedAt });

@@ -11,6 +11,7 @@ import { clock } from "@/server/clock";
 //     expired token is refused before reuse detection could matter).
 //   - Dynamically registered clients never used (no code, no token) after 24 h.
 //   - Webhook delivery attempts: 30 days (the delivery row and its event stay).
+//   - The request log: 30 days.
 //   - Events: 400 days (GET /events replays 13 months), with their deliveries.
 //   - Quotes: a day after they expired, unless an order used them.
 //   - Checkout sessions: 30 days after they expired, unless paid or attempted.
@@ -28,6 +29,7 @@ export const retention = {
   oauthTokensMs: DAY,
   unusedClientsMs: DAY,
   webhookAttemptsMs: 30 * DAY,
+  requestLogMs: 30 * DAY,
   eventsMs: 400 * DAY,
   quotesMs: DAY,
   checkoutSessionsMs: 30 * DAY,
@@ -50,6 +52,7 @@ const targets: { name: string; table: string; batch: (before: string) => SQL; ke
       and not exists (select 1 from oauth_tokens t where t.client_id = c.id) limit ${BATCH}`,
   },
   { name: "webhook attempts", table: "webhook_attempts", keep: "webhookAttemptsMs", batch: (b) => sql`select ctid from webhook_attempts where attempted_at < ${b}::timestamptz limit ${BATCH}` },
+  { name: "request log", table: "request_log", keep: "requestLogMs", batch: (b) => sql`select ctid from request_log where created_at < ${b}::timestamptz limit ${BATCH}` },
   {
     name: "webhook deliveries of old events",
     table: "webhook_deliveries",

@@ -5,7 +5,7 @@ import { clock } from "@/server/clock";
 import { sealSecret } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { newId } from "@/server/ids";
+import { newId, randomBase62 } from "@/server/ids";
 import { BlockedAddressError, findBlockedAddress, hostOf, resolveHost } from "@/server/webhooks/ssrf";
 import type { Actor } from "./partners";
 import { recordAudit } from "./audit";
@@ -75,6 +75,11 @@ export interface RegisterWebhookInput extends EndpointOwner {
   secret: string;
 }
 
+/** A signing secret the service picks (dashboard endpoints and rolls). */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBase62(40)}`;
+}
+
 /** Registers the partner's endpoint for this environment, or replaces its URL and secret. */
 export async function saveWebhookEndpoint(db: Db, input: RegisterWebhookInput, actor: Actor) {
   const url = await validateWebhookUrl(input.url, input.environment);
@@ -88,7 +93,8 @@ export async function saveWebhookEndpoint(db: Db, input: RegisterWebhookInput, a
       .values({ id: newId("webhookEndpoint", now.getTime()), ...owner, url, secretSealed, active: true, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: [webhookEndpoints.partnerId, webhookEndpoints.environment],
-        set: { url, secretSealed, active: true, updatedAt: now },
+        // Replacing the secret here is immediate (the REST contract): any grace of a roll ends.
+        set: { url, secretSealed, active: true, disabledReason: null, disabledAt: null, failingSince: null, previousSecretSealed: null, previousSecretExpiresAt: null, updatedAt: now },
       })
       .returning();
     if (!row) throw new Error("webhook endpoint upsert returned no row");
@@ -128,7 +134,7 @@ export async function disableWebhookEndpoint(db: Db, owner: EndpointOwner, actor
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({ active: false, updatedAt: now })
+      .set({ active: false, disabledReason: "partner", disabledAt: now, updatedAt: now })
       .where(and(eq(webhookEndpoints.partnerId, owner.partnerId), eq(webhookEndpoints.environment, owner.environment)))
       .returning();
     if (!row) throw new AppError("not_found", "no webhook endpoint is registered for this environment");
@@ -169,16 +175,17 @@ async function wakeWorkers(db: Db) {
  * Sends a delivery again from the start of the retry schedule (dashboard and
  * CLI). `owner` limits it to one partner's deliveries; staff pass none.
  */
-export async function replayDelivery(db: Db, input: { deliveryId: string; owner?: EndpointOwner }) {
+export async function replayDelivery(db: Db, input: { deliveryId: string; owner?: EndpointOwner }, actor: Actor = { type: "system" }) {
   const now = clock.now();
   const ownerFilter = input.owner
     ? sql`and w.partner_id = ${input.owner.partnerId} and w.environment = ${input.owner.environment}`
     : sql``;
-  const rows = await db.execute<{ id: string; status: string }>(sql`
-    select d.id, d.status from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+  const rows = await db.execute<{ id: string; status: string; active: boolean }>(sql`
+    select d.id, d.status, w.active from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
     where d.id = ${input.deliveryId} ${ownerFilter}`);
   const current = rows[0];
   if (!current) throw new AppError("not_found", `webhook delivery ${input.deliveryId} not found`);
+  if (!current.active) throw new AppError("conflict", "the endpoint is disabled; enable it before resending");
   if (current.status === "delivering") throw new AppError("conflict", "this delivery is being attempted right now");
   const [row] = await db
     .update(webhookDeliveries)
@@ -186,6 +193,9 @@ export async function replayDelivery(db: Db, input: { deliveryId: string; owner?
     .where(and(eq(webhookDeliveries.id, input.deliveryId), sql`${webhookDeliveries.status} <> 'delivering'`))
     .returning();
   if (!row) throw new AppError("conflict", "this delivery is being attempted right now");
+  if (input.owner) {
+    await recordAudit(db, actor, { action: "webhook_delivery.resent", targetType: "webhook_delivery", targetId: row.id, ...input.owner }, now);
+  }
   await wakeWorkers(db);
   return row;
 }

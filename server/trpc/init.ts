@@ -2,7 +2,11 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { getDb, type Database } from "@/db/client";
+import { cookies } from "next/headers";
+import type { Environment } from "@/db/schema";
+import { ENVIRONMENT_COOKIE, environmentFrom } from "@/server/auth/environment";
 import { getSessionUser, type SessionUser } from "@/server/auth/session";
+import type { Actor } from "@/server/services/partners";
 import { AppError, errorCodes, isAppError, validationError, type ErrorCode } from "@/server/errors";
 
 // tRPC for the dashboard. Procedures call the same services as the partner REST
@@ -14,10 +18,13 @@ import { AppError, errorCodes, isAppError, validationError, type ErrorCode } fro
 export interface TRPCContext {
   db: Database;
   user: SessionUser | null;
+  /** The dashboard's sandbox/live switch; every partner query is scoped to it. */
+  environment: Environment;
 }
 
 export async function createTRPCContext(): Promise<TRPCContext> {
-  return { db: getDb(), user: await getSessionUser() };
+  const [user, jar] = await Promise.all([getSessionUser(), cookies()]);
+  return { db: getDb(), user, environment: environmentFrom(jar.get(ENVIRONMENT_COOKIE)?.value) };
 }
 
 const trpcToAppCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
@@ -72,11 +79,21 @@ export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-/** A partner's staff: ctx.partnerId is the partner every query must filter by. */
+/**
+ * A partner's staff: ctx.partnerId and ctx.environment are what every query
+ * must filter by (`ctx.owner` holds both); ctx.actor is who the audit log names.
+ */
 export const partnerProcedure = signedInProcedure.use(({ ctx, next }) => {
   const { partnerId, role } = ctx.user;
   if (role !== "partner" || !partnerId) throw new AppError("forbidden", "This page is for partner accounts.");
-  return next({ ctx: { ...ctx, partnerId } });
+  const actor: Actor = { type: "partner", id: ctx.user.id };
+  return next({ ctx: { ...ctx, partnerId, owner: { partnerId, environment: ctx.environment }, actor } });
+});
+
+/** Changes: partner owners and developers; a viewer only reads. tRPC sends mutations as POST only. */
+export const partnerMutation = partnerProcedure.use(({ ctx, next }) => {
+  if (ctx.user.partnerRole === "viewer") throw new AppError("forbidden", "Viewers can look but not change anything; ask an owner for the developer role.");
+  return next({ ctx });
 });
 
 export const adminProcedure = signedInProcedure.use(({ ctx, next }) => {

@@ -10,6 +10,7 @@ export const eventTypes = [
   "order.settled",
   "order.refunded",
   "brokerage.case_completed",
+  "webhook_endpoint.disabled",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -58,6 +59,19 @@ export const eventCatalog: Record<EventType, { description: string; sample: Reco
         final_price_cents: 1500000,
         currency: "USD",
         partner_share_cents: 60000,
+      },
+    },
+  },
+  "webhook_endpoint.disabled": {
+    description:
+      "The webhook endpoint was disabled because every delivery attempt failed for 3 days. It stays in the event " +
+      "history (it cannot reach the endpoint it is about); re-enable the endpoint in the dashboard, which offers to resend what failed.",
+    sample: {
+      endpoint: {
+        url: "https://partner.example/webhooks",
+        disabled_at: "2026-11-25T06:00:00.000Z",
+        failing_since: "2026-11-22T05:59:12.000Z",
+        reason: "every delivery attempt failed for 3 days",
       },
     },
   },

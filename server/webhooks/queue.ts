@@ -45,6 +45,8 @@ export interface ClaimedRun {
   environment: "sandbox" | "live";
   url: string;
   secretSealed: string;
+  /** The secret in its grace after a roll, if any: deliveries carry both signatures. */
+  previousSecretSealed: string | null;
   leaseUntil: Date;
   deliveries: ClaimedDelivery[];
 }
@@ -76,8 +78,17 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
     if (candidates.length === 0) return [];
 
     // Another worker claiming for the same endpoint holds its row: skip it.
-    const endpoints = await tx.execute<{ id: string; partner_id: string; environment: "sandbox" | "live"; url: string; secret_sealed: string }>(sql`
-      select id, partner_id, environment, url, secret_sealed from webhook_endpoints
+    const endpoints = await tx.execute<{
+      id: string;
+      partner_id: string;
+      environment: "sandbox" | "live";
+      url: string;
+      secret_sealed: string;
+      previous_secret_sealed: string | null;
+    }>(sql`
+      select id, partner_id, environment, url, secret_sealed,
+             case when previous_secret_expires_at > ${now}::timestamptz then previous_secret_sealed end as previous_secret_sealed
+      from webhook_endpoints
       where id in (${list(candidates.map((c) => c.endpoint_id))}) and active
       for no key update skip locked`);
     if (endpoints.length === 0) return [];
@@ -128,6 +139,7 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
           environment: endpoint.environment,
           url: endpoint.url,
           secretSealed: endpoint.secret_sealed,
+          previousSecretSealed: endpoint.previous_secret_sealed,
           leaseUntil,
           deliveries,
         },

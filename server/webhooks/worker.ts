@@ -4,6 +4,7 @@ import { openSecret } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { sequenceEvents, serializeEvent } from "@/server/services/events";
 import { webhookSecretContext } from "@/server/services/webhooks";
+import { AUTO_DISABLE_AFTER_MS, noteAttemptOutcome } from "@/server/services/webhook-console";
 import { attemptDelivery, createAgents, DEFAULT_TIMEOUT_MS, type AttemptResult } from "./deliver";
 import { claimDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedRun } from "./queue";
 import { webhookHeaders } from "./signing";
@@ -95,7 +96,8 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
   const listener = options.listen === false ? undefined : await db.$client.listen("pdm_events", wake);
 
   async function deliverRun(run: ClaimedRun): Promise<void> {
-    const secret = openEndpointSecret(run);
+    const secret = openEndpointSecret(run, run.secretSealed);
+    const previousSecret = run.previousSecretSealed ? openEndpointSecret(run, run.previousSecretSealed) : undefined;
     for (const [index, delivery] of run.deliveries.entries()) {
       const now = clock.now();
       if (stopping || now.getTime() + timeoutMs + LEASE_MARGIN_MS > run.leaseUntil.getTime()) {
@@ -109,7 +111,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
           : await attemptDelivery({
               url: run.url,
               body,
-              headers: webhookHeaders({ secret, body, eventId: delivery.event.id, timestampSeconds: clock.nowSeconds() }),
+              headers: webhookHeaders({ secret, previousSecret, body, eventId: delivery.event.id, timestampSeconds: clock.nowSeconds() }),
               timeoutMs,
               allowPrivateTargets,
               agents,
@@ -137,6 +139,11 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
         lastError: result.ok ? null : failureText(result),
       });
       if (!owned) log(`delivery ${delivery.id}: attempt logged, but the claim had expired or the endpoint was deactivated; state left as is`);
+      if (await noteAttemptOutcome(db, { endpointId: run.endpointId, ok: result.ok, now: clock.now() })) {
+        log(`endpoint ${run.endpointId} disabled: every attempt failed for ${AUTO_DISABLE_AFTER_MS / 86_400_000} days`);
+        return; // the rest of this run was marked failed with the endpoint
+
+      }
     }
   }
 
@@ -204,9 +211,9 @@ export function outcomeOf(
 }
 
 /** Undefined when the sealed secret does not open (SECRET_KEY changed): such attempts fail without sending. */
-function openEndpointSecret(run: ClaimedRun): string | undefined {
+function openEndpointSecret(run: ClaimedRun, sealed: string): string | undefined {
   try {
-    return openSecret(run.secretSealed, webhookSecretContext(run));
+    return openSecret(sealed, webhookSecretContext(run));
   } catch {
     return undefined;
   }

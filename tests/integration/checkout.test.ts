@@ -17,6 +17,7 @@ import {
   createCheckoutSession,
   getCheckoutView,
   payCheckoutSession,
+  payHooks,
   verifyCheckoutToken,
   type PayCheckoutInput,
 } from "@/server/services/checkout";
@@ -298,14 +299,44 @@ describe("paying a session", () => {
     const { token, body, domain } = await session();
     const pay = () => payCheckoutSession(getDb(), { token, buyer, card: card("4242424242424242") });
     const results = await Promise.all([pay(), pay(), pay()]);
-    const kinds = results.map((r) => r.kind).sort();
-    assert.deepEqual(kinds, ["paid", "paid", "succeeded"]);
+    // The winner charges; a loser that arrives while the charge is out sees
+    // `processing`, one that arrives after it was recorded sees `paid`.
+    const kinds = results.map((r) => r.kind);
+    assert.equal(kinds.filter((k) => k === "succeeded").length, 1, kinds.join());
+    assert.ok(kinds.every((k) => k === "succeeded" || k === "paid" || k === "processing"), kinds.join());
     const db = getDb();
     assert.equal((await db.select().from(orders).where(eq(orders.domain, domain))).length, 1);
     const charged = await db.select().from(payments).where(eq(payments.checkoutSessionId, body.checkout_session_id));
     assert.equal(charged.length, 1);
     const again = await pay();
     assert.equal(again.kind, "paid");
+  });
+
+  it("a second submit while the first is with the processor is told processing, and after it, paid", async () => {
+    const { token, body } = await session();
+    const pay = () => payCheckoutSession(getDb(), { token, buyer, card: card("4242424242424242") });
+    let release!: () => void;
+    let charged!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const reachedProcessor = new Promise<void>((resolve) => (charged = resolve));
+    payHooks.afterCharge = async () => {
+      payHooks.afterCharge = undefined;
+      charged();
+      await held;
+    };
+    try {
+      const first = pay();
+      await reachedProcessor;
+      assert.equal((await pay()).kind, "processing");
+      release();
+      assert.equal((await first).kind, "succeeded");
+    } finally {
+      payHooks.afterCharge = undefined;
+      release();
+    }
+    assert.equal((await pay()).kind, "paid");
+    const attempts = await getDb().select().from(payments).where(eq(payments.checkoutSessionId, body.checkout_session_id));
+    assert.deepEqual(attempts.map((p) => p.status), ["succeeded"]);
   });
 
   it("a domain sold elsewhere after the session was created is unavailable, and nothing is charged", async () => {

@@ -138,4 +138,34 @@ describe("admin CLI", () => {
     const again = await ok("seed");
     assert.equal(again.seeded, false);
   });
+  test("console commands: roll a key with a grace, set its allow-list, decide production access", async () => {
+    const { partner_id: partnerId } = await ok("partner:create", "--name", "CLI Console", "--email", email("console"), "--mor");
+    const key = await ok("credential:create", "--partner", String(partnerId), "--env", "sandbox", "--scopes", "search");
+    const rolled = await ok("credential:roll", "--key", String(key.key_id), "--grace", "24h");
+    assert.match(String(rolled.secret), /^sk_sandbox_/);
+    assert.notEqual(rolled.secret, key.secret);
+    assert.ok(Date.parse(String(rolled.previous_secret_expires_at)) > Date.now() + 23 * 3_600_000);
+    const [row] = await getDb().select().from(credentials).where(eq(credentials.keyId, String(key.key_id)));
+    assert.equal(openSecret(row!.secretSealed, String(key.key_id)), rolled.secret);
+    assert.equal(openSecret(row!.previousSecretSealed!, String(key.key_id)), key.secret, "the old secret is kept for the grace");
+    assert.match(await fails("validation_error", "credential:roll", "--key", String(key.key_id), "--grace", "2h"), /--grace/);
+    const listed = await ok("credential:allow-list", "--key", String(key.key_id), "--cidrs", "203.0.113.0/24,198.51.100.7");
+    assert.deepEqual(listed.allowedCidrs, ["203.0.113.0/24", "198.51.100.7/32"]);
+    assert.match(await fails("validation_error", "credential:allow-list", "--key", String(key.key_id), "--cidrs", "300.1.1.1"), /not an IP/);
+
+    const { requestProductionAccess } = await import("@/server/services/account");
+    const [user] = await getDb().select().from(users).where(eq(users.partnerId, String(partnerId)));
+    const request = await requestProductionAccess(
+      getDb(),
+      { partnerId: String(partnerId), requestedBy: user!.id, website: "https://cli.example", useCase: "Selling premium names to hosting customers.", expectedMonthlyOrders: 5 },
+      { type: "partner" },
+    );
+    const pending = (await admin("partner:access-requests", "--status", "pending", "--json")).stdout;
+    assert.ok(pending.includes(request.id));
+    const decided = await ok("partner:access-decide", "--request", request.id, "--approve", "--note", "welcome");
+    assert.equal(decided.status, "approved");
+    const [partner] = await getDb().select().from(partners).where(eq(partners.id, String(partnerId)));
+    assert.ok(partner?.liveApprovedAt, "approval grants live access");
+    await fails("not_found", "partner:access-decide", "--request", request.id, "--decline");
+  });
 });

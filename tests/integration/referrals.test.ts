@@ -230,7 +230,8 @@ describe("GET /r/{code}, clicks and attribution", () => {
     for (const bad of [
       `lnk_0000000000000000000001.${v}.${m}`,
       `${l}.${"C".repeat(22)}.${m}`,
-      `${l}.${v}.${m.slice(0, -1)}0`,
+      // A different last hex digit (appending "0" would change nothing when the MAC already ends in 0).
+      `${l}.${v}.${m.slice(0, -1)}${m.endsWith("0") ? "1" : "0"}`,
       `${l}.${v}`,
       `${good}.x`,
       "",

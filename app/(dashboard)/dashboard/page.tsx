@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Dashboard" };
 export default async function DashboardPage() {
   const user = await requireSessionUser("/dashboard");
 
-  if (user.role === "partner" && user.partnerId) return <PartnerOverview />;
+  if (user.role === "partner" && user.partnerId) return <PartnerOverview canChange={user.partnerRole !== "viewer"} />;
 
   if (user.role === "admin") {
     return (

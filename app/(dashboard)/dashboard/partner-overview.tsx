@@ -3,17 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/providers";
 import { OPENAPI_URL } from "@/components/shell/brand";
+import { FirstKeyOffer, OnboardingChecklist } from "./onboarding";
 import {
   Alert,
   Badge,
   Button,
   buttonClasses,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  Code,
   PageHeader,
   Skeleton,
   Stat,
@@ -26,9 +21,9 @@ const paymentModels = {
   non_mor: { label: "Hosted checkout", hint: "Buyers pay on our checkout page; you earn commission." },
 } as const;
 
-export function PartnerOverview() {
+export function PartnerOverview({ canChange }: { canChange: boolean }) {
   const trpc = useTRPC();
-  const overview = useQuery(trpc.partner.overview.queryOptions());
+  const overview = useQuery(trpc.account.overview.queryOptions());
 
   if (overview.isPending) {
     return (
@@ -81,6 +76,8 @@ export function PartnerOverview() {
         }
       />
 
+      {credentials.sandbox === 0 ? <FirstKeyOffer canCreate={canChange} /> : null}
+
       <dl className="grid gap-4 sm:grid-cols-3">
         <Stat
           testId="sandbox-inventory"
@@ -108,36 +105,7 @@ export function PartnerOverview() {
         />
       </dl>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Next steps</CardTitle>
-          <CardDescription>From sandbox keys to your first test order.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ol className="space-y-3 text-sm text-muted">
-            <li>
-              <span className="font-medium text-ink">1. Create a sandbox key.</span> The secret is shown once; keep it
-              on your server.
-            </li>
-            <li>
-              <span className="font-medium text-ink">2. Sign a search request.</span> Call{" "}
-              <Code>GET /api/partner/v1/domains/search?q=…</Code> with the four <Code>X-Service-*</Code> headers.
-            </li>
-            <li>
-              <span className="font-medium text-ink">3. Sell a test domain.</span>{" "}
-              {partner.paymentModel === "mor" ? (
-                <>
-                  Quote it with <Code>POST /quotes</Code>, then record the sale with <Code>POST /orders</Code>.
-                </>
-              ) : (
-                <>
-                  Create a hosted checkout link with <Code>POST /checkout-session</Code> and complete the payment.
-                </>
-              )}
-            </li>
-          </ol>
-        </CardContent>
-      </Card>
+      <OnboardingChecklist />
     </div>
   );
 }

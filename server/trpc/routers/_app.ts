@@ -1,11 +1,19 @@
 import { createCallerFactory, createTRPCRouter } from "../init";
-import { partnerRouter } from "./partner";
+import { accountRouter } from "./account";
+import { eventsRouter } from "./events";
+import { keysRouter } from "./keys";
+import { requestsRouter } from "./requests";
+import { webhooksRouter } from "./webhooks";
 
-// The dashboard's tRPC API. Each domain gets its own router file (keys,
-// webhooks, events, orders, admin...) mounted here.
+// The dashboard's tRPC API: one router per area, each procedure a few lines
+// over the service functions the REST API and the operations CLI also call.
 
 export const appRouter = createTRPCRouter({
-  partner: partnerRouter,
+  account: accountRouter,
+  keys: keysRouter,
+  webhooks: webhooksRouter,
+  events: eventsRouter,
+  requests: requestsRouter,
 });
 
 export type AppRouter = typeof appRouter;
