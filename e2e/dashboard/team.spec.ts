@@ -20,7 +20,7 @@ async function invite(page: Page, email: string, role: "Developer" | "Finance" |
 
 /** Opens the link in a fresh browser (no session), joins, and returns that page on the dashboard. */
 async function join(browser: Browser, link: string, name: string): Promise<Page> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ baseURL: new URL(link).origin });
   const page = await context.newPage();
   await page.goto(link);
   await page.getByLabel("Your name").fill(name);
@@ -55,11 +55,12 @@ test("an owner invites a viewer and a finance member; each sees what the role al
   const viewer = await join(browser, viewerLink, "Vera Viewer");
   await expect(viewer.getByTestId("signed-in-email")).toHaveText(viewerEmail);
   // The link works once.
-  const again = await browser.newPage();
+  const anonymous = await browser.newContext();
+  const again = await anonymous.newPage();
   await again.goto(viewerLink);
   await expect(again.getByText("This invitation has already been used")).toBeVisible();
   await expectAccessible(again, "used invitation");
-  await again.close();
+  await anonymous.close();
 
   // A viewer reads keys but cannot revoke one: the server refuses the mutation.
   const revoke = await viewer.request.post("/api/trpc/keys.revoke", {

@@ -291,6 +291,8 @@ export interface AuditPage {
   action?: string;
 }
 
+const actorNames: Record<string, string> = { admin: "Marketplace staff", cli: "Marketplace operations", system: "System" };
+
 /** The organisation's own audit log, newest first; the cursor is the last row's id (ids sort by time). */
 export async function listPartnerAudit(db: Db, input: AuditPage) {
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
@@ -323,7 +325,7 @@ export async function listPartnerAudit(db: Db, input: AuditPage) {
     entries: page.map((row) => ({
       ...row,
       // Staff and the system act on a partner too; only partner logins are named by email here.
-      actor: row.actorType === "partner" ? (row.actorEmail ?? row.actorId) : row.actorType === "admin" ? "Marketplace staff" : row.actorType,
+      actor: row.actorType === "partner" ? (row.actorEmail ?? row.actorId ?? "Sign-up") : (actorNames[row.actorType] ?? row.actorType),
       createdAt: row.createdAt.toISOString(),
     })),
     nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,

@@ -82,39 +82,27 @@ function Members({ selfId }: { selfId: string }) {
 }
 
 function MemberTable({ members, selfId }: { members: Team["members"]; selfId: string }) {
+  // A list rather than a table: at phone width each member wraps onto two lines.
   return (
-    <Table aria-label="Team members">
-      <THead>
-        <TR>
-          <TH>Member</TH>
-          <TH>Role</TH>
-          <TH className="max-sm:hidden">Joined</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
-        </TR>
-      </THead>
-      <TBody>
-        {members.map((member) => (
-          <TR key={member.userId} data-testid="member-row">
-            <TD>
-              <div className="font-medium text-ink">{member.name ?? member.email}</div>
-              {member.name ? <div className="text-xs break-all text-muted">{member.email}</div> : null}
-              {member.userId === selfId ? <Badge className="mt-1">You</Badge> : null}
-            </TD>
-            <TD>
-              <RoleSelect member={member} />
-            </TD>
-            <TD className="max-sm:hidden">
-              <RelativeTime value={member.joinedAt} />
-            </TD>
-            <TD className="text-right">
-              <RemoveMember member={member} self={member.userId === selfId} />
-            </TD>
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+    <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Team members">
+      {members.map((member) => (
+        <li key={member.userId} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3" data-testid="member-row">
+          <div className="min-w-0 flex-1 basis-56">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium text-ink">{member.name ?? member.email}</span>
+              {member.userId === selfId ? <Badge>You</Badge> : null}
+            </div>
+            <div className="text-xs break-words text-muted">
+              {member.name ? `${member.email} · ` : null}joined <RelativeTime value={member.joinedAt} />
+            </div>
+          </div>
+          <div className="flex items-center gap-2">
+            <RoleSelect member={member} />
+            <RemoveMember member={member} self={member.userId === selfId} />
+          </div>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -246,7 +234,7 @@ function AuditLog() {
             <THead>
               <TR>
                 <TH>When</TH>
-                <TH>Who</TH>
+                <TH className="max-sm:hidden">Who</TH>
                 <TH>What</TH>
                 <TH className="max-md:hidden">Target</TH>
               </TR>
@@ -257,10 +245,11 @@ function AuditLog() {
                   <TD className="whitespace-nowrap">
                     <RelativeTime value={entry.createdAt} />
                   </TD>
-                  <TD className="break-all">{entry.actor ?? "—"}</TD>
+                  <TD className="break-words max-sm:hidden">{entry.actor ?? "—"}</TD>
                   <TD>
                     <Code>{entry.action}</Code>
                     {entry.environment ? <Badge className="ml-2">{entry.environment}</Badge> : null}
+                    <div className="mt-1 text-xs break-words text-muted sm:hidden">{entry.actor ?? "—"}</div>
                   </TD>
                   <TD className="max-md:hidden">
                     {entry.targetId ? <span className="font-mono text-xs break-all text-muted">{entry.targetId}</span> : "—"}
