@@ -3,6 +3,7 @@ import { accountRouter } from "./account";
 import { eventsRouter } from "./events";
 import { keysRouter } from "./keys";
 import { requestsRouter } from "./requests";
+import { sandboxRouter } from "./sandbox";
 import { teamRouter } from "./team";
 import { webhooksRouter } from "./webhooks";
 
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   events: eventsRouter,
   requests: requestsRouter,
   team: teamRouter,
+  sandbox: sandboxRouter,
 });
 
 export type AppRouter = typeof appRouter;
