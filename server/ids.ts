@@ -29,6 +29,7 @@ export const idPrefixes = {
   audit: "aud",
   request: "req",
   accessRequest: "par",
+  invitation: "inv",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

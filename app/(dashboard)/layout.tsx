@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { DashboardHeader } from "@/components/shell/dashboard-header";
 import type { NavItem } from "@/components/shell/dashboard-nav";
+import { can, type PartnerPermission } from "@/server/auth/partner-roles";
 import { getDashboardEnvironment } from "@/server/auth/dashboard-environment";
 import { requireSessionUser } from "@/server/auth/session";
 
@@ -8,15 +9,20 @@ import { requireSessionUser } from "@/server/auth/session";
 // themselves (and tRPC procedures enforce them): a layout does not re-run on
 // client navigation, so it cannot be the only guard.
 
+/** The partner's pages, each shown to the roles that may read it (server/auth/partner-roles.ts). */
+const partnerNav: Array<NavItem & { needs: PartnerPermission }> = [
+  { href: "/dashboard", label: "Overview", needs: "readMoney" },
+  { href: "/dashboard/keys", label: "API keys", needs: "readIntegration" },
+  { href: "/dashboard/webhooks", label: "Webhooks", needs: "readIntegration" },
+  { href: "/dashboard/events", label: "Events", needs: "readIntegration" },
+  { href: "/dashboard/requests", label: "Request log", needs: "readIntegration" },
+  { href: "/dashboard/sandbox", label: "Simulators", needs: "readIntegration" },
+  { href: "/dashboard/organisation", label: "Organisation", needs: "readMoney" },
+  { href: "/dashboard/team", label: "Team", needs: "readMoney" },
+];
+
 const navByRole: Record<"partner" | "admin" | "customer", NavItem[]> = {
-  partner: [
-    { href: "/dashboard", label: "Overview" },
-    { href: "/dashboard/keys", label: "API keys" },
-    { href: "/dashboard/webhooks", label: "Webhooks" },
-    { href: "/dashboard/events", label: "Events" },
-    { href: "/dashboard/requests", label: "Request log" },
-    { href: "/dashboard/organisation", label: "Organisation" },
-  ],
+  partner: partnerNav,
   admin: [{ href: "/dashboard", label: "Overview" }],
   customer: [{ href: "/dashboard", label: "Account" }],
 };
@@ -24,9 +30,13 @@ const navByRole: Record<"partner" | "admin" | "customer", NavItem[]> = {
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireSessionUser("/dashboard");
   const environment = user.role === "partner" ? await getDashboardEnvironment() : undefined;
+  const nav =
+    user.role === "partner"
+      ? partnerNav.filter((item) => can(user.partnerRole, item.needs)).map(({ href, label }) => ({ href, label }))
+      : navByRole[user.role];
   return (
     <>
-      <DashboardHeader user={user} nav={navByRole[user.role]} environment={environment} />
+      <DashboardHeader user={user} nav={nav} environment={environment} />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>

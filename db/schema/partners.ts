@@ -5,8 +5,12 @@ import { at, createdAt, environment, updatedAt } from "./columns";
 
 export const paymentModel = pgEnum("payment_model", ["mor", "non_mor"]);
 export const userRole = pgEnum("user_role", ["partner", "admin", "customer"]);
-/** What a partner's staff member may do in the dashboard: viewers only read. */
-export const partnerRole = pgEnum("partner_role", ["owner", "developer", "viewer"]);
+/**
+ * What a partner's staff member may do in the dashboard: owners everything,
+ * developers the integration and the money, finance the money but not keys,
+ * viewers only read. server/auth/partner-roles.ts holds the matrix.
+ */
+export const partnerRole = pgEnum("partner_role", ["owner", "developer", "finance", "viewer"]);
 
 /** A company selling through the service. Commission rates are basis points. */
 export const partners = pgTable("partners", {
@@ -139,4 +143,28 @@ export const requestLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.partnerId, t.environment, t.id), index().on(t.createdAt), index().on(t.requestId)],
+);
+
+/**
+ * An invitation to join a partner's team. The link carries a random token
+ * shown once to the inviter; only its SHA-256 is stored.
+ */
+export const partnerInvitations = pgTable(
+  "partner_invitations",
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id),
+    email: text().notNull(),
+    role: partnerRole().notNull(),
+    tokenHash: text().notNull().unique(),
+    invitedBy: text().notNull(),
+    expiresAt: at().notNull(),
+    acceptedAt: at(),
+    acceptedBy: text(),
+    revokedAt: at(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.createdAt)],
 );

@@ -8,12 +8,13 @@ import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import { clock } from "@/server/clock";
 import type { AuthenticatedUser } from "./credentials";
+import type { PartnerRole } from "./partner-roles";
 import { getAuthOptions, getAuthSecret, getSessionCookie, SESSION_MAX_AGE_SECONDS, tokenClaims } from "./options";
 import { signInPath } from "./redirects";
 
 // Session access for server components, server actions and the tRPC context.
 
-export type PartnerRole = "owner" | "developer" | "viewer";
+export type { PartnerRole };
 
 /** The signed-in user; partner staff carry their role in the partner (viewers only read). */
 export type SessionUser = AuthenticatedUser & { partnerRole: PartnerRole | null };

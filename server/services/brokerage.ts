@@ -383,7 +383,10 @@ const ymd = (at: Date) => at.toISOString().slice(0, 10);
  * completion (UTC) ended at `asOf` and that was not paid yet gets one payout of
  * kind `brokerage` for its partner share (none for a zero share). Idempotent.
  */
-export async function settleBrokerageShares(db: Db, input: { asOf: Date; actor?: Actor }): Promise<BrokeragePayout[]> {
+export async function settleBrokerageShares(
+  db: Db,
+  input: { asOf: Date; actor?: Actor; only?: { partnerId: string; environment: Environment } },
+): Promise<BrokeragePayout[]> {
   const cutoff = monthOf(input.asOf);
   const actor = input.actor ?? { type: "system" };
   return db.transaction(async (tx) => {
@@ -395,6 +398,7 @@ export async function settleBrokerageShares(db: Db, input: { asOf: Date; actor?:
         and(
           eq(brokerageCases.status, "COMPLETED"),
           lt(brokerageCases.closedAt, cutoff),
+          input.only ? and(eq(brokerageCases.partnerId, input.only.partnerId), eq(brokerageCases.environment, input.only.environment)) : undefined,
           sql`${brokerageCases.partnerShareCents} > 0`,
           sql`not exists (select 1 from ${auditLog} a where a.target_type = 'brokerage_case'
                 and a.target_id = ${brokerageCases.id} and a.action = 'brokerage.share_paid')`,

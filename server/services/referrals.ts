@@ -135,7 +135,7 @@ export interface ReferralPayout {
  * `paid_out` with the payout id. Runs under the settlement lock and moves rows
  * only from `pending`, so concurrent or repeated runs pay each row once.
  */
-export async function payOutReferralCommissions(db: Db, actor: Actor): Promise<ReferralPayout[]> {
+export async function payOutReferralCommissions(db: Db, actor: Actor, only?: { partnerId: string; environment: Environment }): Promise<ReferralPayout[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETTLEMENT_LOCK})`);
     await tx.execute(sql.raw(`set local statement_timeout = ${SETTLEMENT_STATEMENT_TIMEOUT_MS}`));
@@ -152,6 +152,7 @@ export async function payOutReferralCommissions(db: Db, actor: Actor): Promise<R
         array_agg(l.id order by l.id) as ids, sum(l.amount_cents)::text as total
       from ${commissionLedger} l join ${orders} o on o.id = l.order_id
       where l.source = 'referral' and l.state = 'pending' and o.status = 'SETTLED'
+        ${only ? sql`and l.partner_id = ${only.partnerId} and l.environment = ${only.environment}` : sql``}
       group by 1, 2, 3, 4
       order by 4, 1, 2, 3`);
     const now = clock.now();

@@ -90,7 +90,13 @@ export function nextPeriodStart(periodStart: string): string {
  * closes the running month early (staff and scripted tests use this); orders that
  * complete later in that month go into a supplementary statement of it.
  */
-export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor } = {}): Promise<SettlementRunResult> {
+/** One partner's one environment: the sandbox simulator settles a partner's test data alone. */
+export interface SettlementScope {
+  partnerId: string;
+  environment: Environment;
+}
+
+export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor; only?: SettlementScope } = {}): Promise<SettlementRunResult> {
   const asOf = input.asOf ?? clock.now();
   if (Number.isNaN(asOf.getTime())) throw new AppError("validation_error", "as-of must be an ISO 8601 date-time");
   const cutoff = monthStart(asOf);
@@ -105,6 +111,7 @@ export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor 
       to_char(date_trunc('month', transfer_completed_at at time zone 'UTC'), 'YYYY-MM-DD') as period_start
     from ${orders}
     where status = 'TRANSFER_COMPLETED' and transfer_completed_at < ${cutoff.toISOString()}::timestamptz
+      ${input.only ? sql`and partner_id = ${input.only.partnerId} and environment = ${input.only.environment}` : sql``}
     group by 1, 2, 3, 4, 5
     order by period_start, partner_id nulls first, environment, currency, channel`);
 
@@ -123,9 +130,9 @@ export async function runSettlement(db: Db, input: { asOf?: Date; actor?: Actor 
   }
   // A separate step after the statements: referral commission is the referrer's,
   // not the selling partner's, so it is paid apart from any statement.
-  result.referralPayouts = await payOutReferralCommissions(db, input.actor ?? systemActor);
+  result.referralPayouts = await payOutReferralCommissions(db, input.actor ?? systemActor, input.only);
   // Brokerage shares are paid per completed case, apart from any statement (brokerage.ts).
-  result.brokeragePayouts = await settleBrokerageShares(db, { asOf, actor: input.actor ?? systemActor });
+  result.brokeragePayouts = await settleBrokerageShares(db, { asOf, actor: input.actor ?? systemActor, only: input.only });
   return result;
 }
 

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { getDb, type Database } from "@/db/client";
+import { can, refusal, type PartnerPermission } from "@/server/auth/partner-roles";
 import { cookies } from "next/headers";
 import type { Environment } from "@/db/schema";
 import { ENVIRONMENT_COOKIE, environmentFrom } from "@/server/auth/environment";
@@ -90,11 +91,22 @@ export const partnerProcedure = signedInProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, partnerId, owner: { partnerId, environment: ctx.environment }, actor } });
 });
 
-/** Changes: partner owners and developers; a viewer only reads. tRPC sends mutations as POST only. */
-export const partnerMutation = partnerProcedure.use(({ ctx, next }) => {
-  if (ctx.user.partnerRole === "viewer") throw new AppError("forbidden", "Viewers can look but not change anything; ask an owner for the developer role.");
-  return next({ ctx });
-});
+/** A procedure open to the roles holding `permission` (server/auth/partner-roles.ts). */
+function partnerRoleProcedure(permission: PartnerPermission) {
+  return partnerProcedure.use(({ ctx, next }) => {
+    if (!can(ctx.user.partnerRole, permission)) throw new AppError("forbidden", refusal(permission));
+    return next({ ctx });
+  });
+}
+
+/** Money changes (refunds, links, cases): owners, developers, finance. tRPC sends mutations as POST only. */
+export const partnerMutation = partnerRoleProcedure("changeMoney");
+/** Keys, webhooks, events, request log: every role but finance reads them. */
+export const integrationProcedure = partnerRoleProcedure("readIntegration");
+/** Changes to keys, webhooks and the sandbox: owners and developers. */
+export const integrationMutation = partnerRoleProcedure("changeIntegration");
+/** The team, roles and the audit log: owners. */
+export const ownerProcedure = partnerRoleProcedure("manageTeam");
 
 export const adminProcedure = signedInProcedure.use(({ ctx, next }) => {
   if (ctx.user.role !== "admin") throw new AppError("forbidden", "Administrators only.");

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { OPENAPI_URL } from "@/components/shell/brand";
 import { buttonClasses, Card, CardContent, CardDescription, CardHeader, CardTitle, CodeBlock, PageHeader } from "@/components/ui";
+import { can } from "@/server/auth/partner-roles";
 import { requireSessionUser } from "@/server/auth/session";
 import { PartnerOverview } from "./partner-overview";
 
@@ -9,7 +10,7 @@ export const metadata: Metadata = { title: "Dashboard" };
 export default async function DashboardPage() {
   const user = await requireSessionUser("/dashboard");
 
-  if (user.role === "partner" && user.partnerId) return <PartnerOverview canChange={user.partnerRole !== "viewer"} />;
+  if (user.role === "partner" && user.partnerId) return <PartnerOverview canChange={can(user.partnerRole, "changeIntegration")} />;
 
   if (user.role === "admin") {
     return (

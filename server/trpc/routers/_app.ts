@@ -3,6 +3,8 @@ import { accountRouter } from "./account";
 import { eventsRouter } from "./events";
 import { keysRouter } from "./keys";
 import { requestsRouter } from "./requests";
+import { sandboxRouter } from "./sandbox";
+import { teamRouter } from "./team";
 import { webhooksRouter } from "./webhooks";
 
 // The dashboard's tRPC API: one router per area, each procedure a few lines
@@ -14,6 +16,8 @@ export const appRouter = createTRPCRouter({
   webhooks: webhooksRouter,
   events: eventsRouter,
   requests: requestsRouter,
+  team: teamRouter,
+  sandbox: sandboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getOnboarding, getOrganisationOrThrow, requestProductionAccess } from "@/server/services/account";
 import { getPartnerOverviewOrThrow } from "@/server/services/dashboard";
-import { createTRPCRouter, partnerMutation, partnerProcedure } from "../init";
+import { createTRPCRouter, ownerProcedure, partnerProcedure } from "../init";
 
 // The partner's organisation: overview, onboarding checklist, production access.
 
@@ -19,7 +19,7 @@ export const accountRouter = createTRPCRouter({
   /** account.organisation - name, payment model, rates, production access */
   organisation: partnerProcedure.query(({ ctx }) => getOrganisationOrThrow(ctx.db, ctx.partnerId)),
   /** account.requestProductionAccess - ask staff for live access */
-  requestProductionAccess: partnerMutation
+  requestProductionAccess: ownerProcedure
     .input(accessRequestInput)
     .mutation(({ ctx, input }) => requestProductionAccess(ctx.db, { ...input, partnerId: ctx.partnerId, requestedBy: ctx.user.id }, ctx.actor)),
   /** account.me - who is signed in, in which environment */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getEventOrThrow, listEvents, serializeEvent } from "@/server/services/events";
 import { listDeliveries } from "@/server/services/webhook-console";
-import { createTRPCRouter, partnerProcedure } from "../init";
+import { createTRPCRouter, integrationProcedure } from "../init";
 
 // The event explorer: the same events GET /events returns, newest first.
 
@@ -9,7 +9,7 @@ const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 export const eventsRouter = createTRPCRouter({
   /** events.list - filter by type (or family such as order.*) and date */
-  list: partnerProcedure
+  list: integrationProcedure
     .input(
       z.object({
         type: z.string().max(64).optional(),
@@ -32,7 +32,7 @@ export const eventsRouter = createTRPCRouter({
       return { events: page.events.map(serializeEvent), nextCursor: page.hasMore ? page.nextCursor : null };
     }),
   /** events.get - one event's JSON and the deliveries that carried it */
-  get: partnerProcedure.input(z.object({ id: z.string().max(64) })).query(async ({ ctx, input }) => {
+  get: integrationProcedure.input(z.object({ id: z.string().max(64) })).query(async ({ ctx, input }) => {
     const event = await getEventOrThrow(ctx.db, { ...ctx.owner, eventId: input.id });
     const deliveries = await listDeliveries(ctx.db, { ...ctx.owner, eventId: event.id, limit: 20 });
     return { event: serializeEvent(event), deliveries: deliveries.deliveries };

@@ -3,7 +3,7 @@ import { normaliseCidrList } from "@/server/http/cidr";
 import { scopes } from "@/server/http/contract";
 import { listKeys, rollGraces, rollKey, setKeyAllowList, type RollGrace } from "@/server/services/keys";
 import { createCredential, revokeCredential } from "@/server/services/partners";
-import { createTRPCRouter, partnerMutation, partnerProcedure } from "../init";
+import { createTRPCRouter, integrationMutation, integrationProcedure } from "../init";
 
 // API keys of the selected environment.
 
@@ -18,24 +18,24 @@ export const createKeyInput = z.object({
 
 export const keysRouter = createTRPCRouter({
   /** keys.list - the environment's keys with last use and 24 h request counts */
-  list: partnerProcedure
+  list: integrationProcedure
     .input(z.object({ includeRevoked: z.boolean().default(false) }).default({ includeRevoked: false }))
     .query(({ ctx, input }) => listKeys(ctx.db, { ...ctx.owner, includeRevoked: input.includeRevoked })),
   /** keys.create - the secret is in this answer only */
-  create: partnerMutation.input(createKeyInput).mutation(async ({ ctx, input }) => {
+  create: integrationMutation.input(createKeyInput).mutation(async ({ ctx, input }) => {
     const key = await createCredential(ctx.db, { ...ctx.owner, label: input.name, scopes: input.scopes, allowedCidrs: input.allowedCidrs }, ctx.actor);
     return { keyId: key.keyId, secret: key.secret, environment: key.environment, scopes: key.scopes };
   }),
   /** keys.roll - a new secret; the old one verifies until the grace ends */
-  roll: partnerMutation
+  roll: integrationMutation
     .input(z.object({ keyId, grace: z.enum(Object.keys(rollGraces) as [RollGrace, ...RollGrace[]]) }))
     .mutation(({ ctx, input }) => rollKey(ctx.db, { ...ctx.owner, ...input }, ctx.actor)),
   /** keys.setAllowList - replace the IP allow-list (empty: any address) */
-  setAllowList: partnerMutation
+  setAllowList: integrationMutation
     .input(z.object({ keyId, allowedCidrs: cidrList }))
     .mutation(({ ctx, input }) => setKeyAllowList(ctx.db, { ...ctx.owner, ...input }, ctx.actor)),
   /** keys.revoke - immediate */
-  revoke: partnerMutation.input(z.object({ keyId })).mutation(async ({ ctx, input }) => {
+  revoke: integrationMutation.input(z.object({ keyId })).mutation(async ({ ctx, input }) => {
     const result = await revokeCredential(ctx.db, { keyId: input.keyId, ...ctx.owner }, ctx.actor);
     return { keyId: result.keyId, revokedAt: result.revokedAt?.toISOString() ?? null };
   }),

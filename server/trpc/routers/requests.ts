@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getRequestOrThrow, listRequests } from "@/server/services/request-log";
-import { createTRPCRouter, partnerProcedure } from "../init";
+import { createTRPCRouter, integrationProcedure } from "../init";
 
 // The request log and, for sandbox, the signature debugger.
 
@@ -8,7 +8,7 @@ const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 export const requestsRouter = createTRPCRouter({
   /** requests.list - newest first, filtered by status, error code, key and path */
-  list: partnerProcedure
+  list: integrationProcedure
     .input(
       z.object({
         status: z.string().regex(/^([2-5]xx|[1-5]\d\d)$/, "a status such as 401 or 4xx").optional(),
@@ -23,7 +23,7 @@ export const requestsRouter = createTRPCRouter({
     )
     .query(({ ctx, input }) => listRequests(ctx.db, { ...ctx.owner, ...input, before: input.cursor })),
   /** requests.get - one request, with the debugger's findings in sandbox */
-  get: partnerProcedure
+  get: integrationProcedure
     .input(z.object({ id: z.number().int().positive() }))
     .query(({ ctx, input }) => getRequestOrThrow(ctx.db, { ...ctx.owner, id: input.id })),
 });

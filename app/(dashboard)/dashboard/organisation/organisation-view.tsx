@@ -49,7 +49,7 @@ export function OrganisationView() {
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <OrganisationCard organisation={organisation.data} />
-          <ProductionAccess organisation={organisation.data} viewer={me.data?.partnerRole === "viewer"} />
+          <ProductionAccess organisation={organisation.data} viewer={me.data?.partnerRole !== "owner"} />
         </div>
       )}
     </div>

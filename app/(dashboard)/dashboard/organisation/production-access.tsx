@@ -171,8 +171,8 @@ function AccessRequestForm({ viewer }: { viewer: boolean }) {
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Request production access" data-testid="access-form">
       <p className="text-sm text-muted">Tell us where you will sell and how; our partner team decides each request.</p>
       {viewer ? (
-        <Alert tone="info" title="Viewers can't send this request">
-          Ask an owner or developer of your organisation to request production access.
+        <Alert tone="info" title="Only owners can send this request">
+          Ask an owner of your organisation to request production access.
         </Alert>
       ) : null}
       {general ? (
