@@ -19,6 +19,7 @@ export * from "./skeleton";
 export * from "./stat";
 export * from "./table";
 export * from "./tabs";
+export * from "./textarea";
 export * from "./toast";
 export * from "./tooltip";
 export * from "./query-states";

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/app/providers";
+import { scopes } from "@/server/http/contract";
 import {
   Alert,
   Button,
@@ -35,7 +36,7 @@ const steps = {
   sandbox_order: { label: "Place your first sandbox order", href: OPENAPI_URL, hint: "Quote and record a sale, or complete a hosted checkout." },
 } as const;
 
-const ALL_SCOPES = ["search", "embed", "buy", "broker", "refer", "report", "webhook"] as const;
+
 
 export function OnboardingChecklist() {
   const trpc = useTRPC();
@@ -111,7 +112,7 @@ export function FirstKeyOffer({ canCreate }: { canCreate: boolean }) {
         <Button
           size="sm"
           disabled={!canCreate || create.isPending}
-          onClick={() => create.mutate({ name: "Default sandbox key", scopes: [...ALL_SCOPES], allowedCidrs: "" })}
+          onClick={() => create.mutate({ name: "Default sandbox key", scopes: [...scopes], allowedCidrs: "" })}
         >
           {create.isPending ? "Creating…" : "Create sandbox key"}
         </Button>

@@ -68,18 +68,6 @@ export function localInputToIso(value: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-interface ClientError {
-  message: string;
-  data?: { code?: string; details?: { path: string; message: string }[] | null } | null;
-}
-
-/** The message to show on a form field: the server's detail for it when there is one. */
-export function fieldMessage(error: ClientError | null | undefined, path: string): string | undefined {
-  if (!error) return undefined;
-  const detail = error.data?.details?.find((d) => d.path === path) ?? error.data?.details?.[0];
-  return detail?.message ?? error.message;
-}
-
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -28,7 +28,8 @@ import {
   useToast,
 } from "@/components/ui";
 import type { Environment } from "@/db/schema";
-import { fieldMessage, pluralize, type ConsoleEndpoint } from "./delivery-format";
+import { fieldMessage } from "@/components/dashboard/field-message";
+import { pluralize, type ConsoleEndpoint } from "./delivery-format";
 import { SecretControls } from "./secret-controls";
 
 const numberFormat = new Intl.NumberFormat("en-US");
