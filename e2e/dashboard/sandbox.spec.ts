@@ -77,7 +77,7 @@ test("each simulator runs the real move and its webhook arrives", async ({ page 
 
   const referrals = page.getByTestId("simulate-referral");
   await referrals.getByRole("button", { name: "Simulate a click", exact: true }).click();
-  await expect(page.getByText("Click counted")).toBeVisible();
+  await expect(page.getByText("Click counted", { exact: true })).toBeVisible();
   expect((await getDb().select().from(referralClicks).where(eq(referralClicks.linkId, link.id))).length).toBe(1);
 
   const settlement = page.getByTestId("simulate-settlement");

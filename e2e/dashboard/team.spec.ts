@@ -91,7 +91,7 @@ test("an owner invites a viewer and a finance member; each sees what the role al
   await page.reload();
   await expect(page.getByTestId("member-row")).toHaveCount(3);
   await page.getByLabel(`Role of ${viewerEmail}`).selectOption("developer");
-  await expect(page.getByText(`${viewerEmail} is now developer`)).toBeVisible();
+  await expect(page.getByText(`${viewerEmail} is now developer`, { exact: true })).toBeVisible();
   await page.getByRole("button", { name: `Remove ${viewerEmail}` }).click();
   const confirm = page.getByRole("alertdialog", { name: `Remove ${viewerEmail}?` });
   await expectAccessible(page, "remove member confirmation");
