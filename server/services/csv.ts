@@ -80,6 +80,11 @@ export async function keysetBatches<T>(fetchPage: (cursor: string | undefined) =
   })();
 }
 
+/** A download cancelled or cut off by the client is not a failure of ours. */
+function readerWentAway(error: NodeJS.ErrnoException): boolean {
+  return error.name === "AbortError" || error.code === "ABORT_ERR" || error.code === "ERR_STREAM_PREMATURE_CLOSE";
+}
+
 /**
  * Streams `batches` as CSV through csv-stringify. Backpressure reaches the
  * database: the next batch is fetched only when the reader has taken what was
@@ -102,7 +107,7 @@ export function csvStream<T>(columns: readonly CsvColumn<T>[], batches: AsyncIte
   });
   // pipeline destroys both ends together: a reader that goes away ends the batches too.
   pipeline(Readable.from(records()), stringifier, (error) => {
-    if (error && error.code !== "ERR_STREAM_PREMATURE_CLOSE") logError(logTag, error);
+    if (error && !readerWentAway(error)) logError(logTag, error);
   });
   return Readable.toWeb(stringifier) as ReadableStream<Uint8Array>;
 }
