@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
-import { Alert, Button, CopyButton, Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, Field, Input, Label, RelativeTime } from "@/components/ui";
+import { Alert, Button, CopyButton, Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, Field, formatExact, Input, Label } from "@/components/ui";
 import type { Environment } from "@/db/schema";
 import { formatMoney } from "./order-format";
 
@@ -74,9 +74,7 @@ export function CheckoutLinkDialog({ environment }: { environment: Environment }
               </div>
               <div>
                 <dt className="text-xs font-medium tracking-wide text-muted uppercase">Expires</dt>
-                <dd className="mt-1">
-                  <RelativeTime value={link.expires_at} />
-                </dd>
+                <dd className="mt-1">{formatExact(new Date(link.expires_at))}</dd>
               </div>
             </dl>
             <p className="text-xs text-muted">

@@ -28,6 +28,13 @@ export const channelLabels: Record<SaleChannel, string> = {
   marketplace: "Marketplace",
 };
 
+/** Table cells: short enough for a narrow column (the full label is the title). */
+export const channelShortLabels: Record<SaleChannel, string> = {
+  mor: "MoR",
+  checkout: "Checkout",
+  marketplace: "Marketplace",
+};
+
 export const orderStatuses = Object.keys(statusLabels) as OrderStatus[];
 export const saleChannels = Object.keys(channelLabels) as SaleChannel[];
 

@@ -26,10 +26,12 @@ import {
   THead,
   TR,
 } from "@/components/ui";
+import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { CheckoutLinkDialog } from "./checkout-link-dialog";
 import {
   channelLabels,
+  channelShortLabels,
   exportHref,
   FILTER_KEYS,
   formatMoney,
@@ -181,7 +183,7 @@ function OrderFilters({
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            placeholder="Part of a name, e.g. shop"
+            placeholder="e.g. shop"
             spellCheck={false}
             autoComplete="off"
             maxLength={100}
@@ -260,13 +262,19 @@ function OrderId({ id }: { id: string }) {
   );
 }
 
-function DomainLink({ order }: { order: OrderRow }) {
+function DomainLink({ order, wrap = false }: { order: OrderRow; wrap?: boolean }) {
   return (
-    <Link href={`/dashboard/orders/${order.id}`} className="block truncate font-medium text-ink hover:underline" title={order.domain}>
+    <Link
+      href={`/dashboard/orders/${order.id}`}
+      className={cn("block font-medium text-ink hover:underline", wrap ? "break-all" : "truncate")}
+      title={order.domain}
+    >
       {order.domain}
     </Link>
   );
 }
+
+const channelName = (channel: string) => channelLabels[channel as keyof typeof channelLabels] ?? channel;
 
 function OrderTable({ orders, onOpen }: ListProps) {
   return (
@@ -274,13 +282,13 @@ function OrderTable({ orders, onOpen }: ListProps) {
       <Table className="table-fixed">
         <THead>
           <tr>
-            <TH className="w-60">Order</TH>
+            <TH className="w-[17rem]">Order</TH>
             <TH>Domain</TH>
             <TH className="w-32">Status</TH>
-            <TH className="w-40 max-xl:hidden">Channel</TH>
-            <TH className="w-32 text-right">Price</TH>
+            <TH className="w-28 max-xl:hidden">Channel</TH>
+            <TH className="w-28 text-right">Price</TH>
             <TH className="w-32 text-right">Commission</TH>
-            <TH className="w-28">Created</TH>
+            <TH className="w-24">Created</TH>
           </tr>
         </THead>
         <TBody>
@@ -295,7 +303,9 @@ function OrderTable({ orders, onOpen }: ListProps) {
               <TD>
                 <OrderStatusBadge status={order.status} />
               </TD>
-              <TD className="text-muted max-xl:hidden">{channelLabels[order.channel as keyof typeof channelLabels] ?? order.channel}</TD>
+              <TD className="truncate text-muted max-xl:hidden" title={channelName(order.channel)}>
+                {channelShortLabels[order.channel as keyof typeof channelShortLabels] ?? order.channel}
+              </TD>
               <TD className="text-right tabular-nums">{formatMoney(order.salePriceCents, order.currency)}</TD>
               <TD className="text-right text-muted tabular-nums">{formatMoney(order.commissionCents, order.currency)}</TD>
               <TD className="whitespace-nowrap text-muted">
@@ -323,7 +333,7 @@ function OrderCards({ orders, onOpen }: ListProps) {
         >
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
-              <DomainLink order={order} />
+              <DomainLink order={order} wrap />
             </div>
             <OrderStatusBadge status={order.status} />
           </div>
@@ -333,7 +343,7 @@ function OrderCards({ orders, onOpen }: ListProps) {
           </div>
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted">
             <RelativeTime value={order.createdAt} />
-            <span>{channelLabels[order.channel as keyof typeof channelLabels] ?? order.channel}</span>
+            <span>{channelName(order.channel)}</span>
           </div>
           <div className="mt-1">
             <OrderId id={order.id} />

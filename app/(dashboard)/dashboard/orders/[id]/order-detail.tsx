@@ -87,7 +87,8 @@ export function OrderDetail({ id, environment }: { id: string; environment: Envi
           <Timeline order={order} />
           <Events order={order} />
         </div>
-        <div className="min-w-0 space-y-6">
+        {/* On phones the sale and buyer come first; beside the timeline on wide screens. */}
+        <div className="order-first min-w-0 space-y-6 lg:order-none">
           <Sale order={order} />
           <Buyer order={order} />
           {order.refunds.length > 0 ? <Refunds order={order} /> : null}
