@@ -112,6 +112,20 @@ test("orders: filter, CSV download, timeline with deliveries, refund, checkout l
     "order_id,created_at,domain,status,channel,currency,sale_price,commission_bps,commission,buyer_email,buyer_name,buyer_country,external_payment_ref,transfer_completed_at,settlement_id,updated_at",
   );
 
+  // The export route answers for the session's partner only, with the REST lists' rules.
+  const settlements = await page.request.get("/dashboard/export/settlements?currency=usd");
+  expect(settlements.status()).toBe(200);
+  expect(settlements.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+  expect(await settlements.text()).toMatch(/^id,period_start,period_end,/);
+  const commissions = await page.request.get("/dashboard/export/commissions");
+  expect(commissions.status()).toBe(403);
+  expect(((await commissions.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+  expect((await page.request.get("/dashboard/export/orders?from=2025-02-30")).status()).toBe(400);
+  expect((await page.request.get("/dashboard/export/customers")).status()).toBe(404);
+  const anonymous = await fetch(`${baseURL}/dashboard/export/orders`);
+  expect(anonymous.status).toBe(401);
+  expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+
   // Status instead of the search.
   await page.getByLabel("Domain").fill("");
   await expect(page).not.toHaveURL(/[?&]q=/);
