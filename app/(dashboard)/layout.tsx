@@ -12,6 +12,7 @@ import { requireSessionUser } from "@/server/auth/session";
 /** The partner's pages, each shown to the roles that may read it (server/auth/partner-roles.ts). */
 const partnerNav: Array<NavItem & { needs: PartnerPermission }> = [
   { href: "/dashboard", label: "Overview", needs: "readMoney" },
+  { href: "/dashboard/orders", label: "Orders", needs: "readMoney" },
   { href: "/dashboard/keys", label: "API keys", needs: "readIntegration" },
   { href: "/dashboard/webhooks", label: "Webhooks", needs: "readIntegration" },
   { href: "/dashboard/events", label: "Events", needs: "readIntegration" },

@@ -14,6 +14,12 @@ export interface ConfirmDialogProps {
   cancelLabel?: string;
   tone?: "danger" | "primary";
   onConfirm: () => unknown | Promise<unknown>;
+  /** Fields the confirmation needs (e.g. a required reason), shown under the description. */
+  children?: ReactNode;
+  /** The confirm button stays inert (e.g. until a required field is filled). */
+  confirmDisabled?: boolean;
+  /** Called when the dialog opens or closes (to reset fields). */
+  onOpenChange?: (open: boolean) => void;
 }
 
 export function ConfirmDialog({
@@ -24,6 +30,9 @@ export function ConfirmDialog({
   cancelLabel = "Cancel",
   tone = "danger",
   onConfirm,
+  children,
+  confirmDisabled = false,
+  onOpenChange,
 }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
@@ -33,15 +42,17 @@ export function ConfirmDialog({
     if (pending) return; // Escape or Cancel must not drop a request mid-flight.
     setOpen(next);
     if (next) setError(null);
+    onOpenChange?.(next);
   }
 
   async function confirm() {
-    if (pending) return;
+    if (pending || confirmDisabled) return;
     setPending(true);
     setError(null);
     try {
       await onConfirm();
       setOpen(false);
+      onOpenChange?.(false);
     } catch (err) {
       setError(err instanceof Error ? err.message : "Something went wrong. Please try again.");
     } finally {
@@ -59,6 +70,7 @@ export function ConfirmDialog({
           <AlertDialog.Description asChild>
             <div className={descriptionClasses}>{description}</div>
           </AlertDialog.Description>
+          {children ? <div className="mt-4">{children}</div> : null}
           {error ? (
             <p role="alert" className="mt-4 text-sm font-medium text-danger-ink">
               {error}
@@ -71,7 +83,7 @@ export function ConfirmDialog({
             </AlertDialog.Cancel>
             <button
               type="button"
-              aria-disabled={pending || undefined}
+              aria-disabled={pending || confirmDisabled || undefined}
               onClick={confirm}
               className={buttonClasses({ variant: tone })}
             >

@@ -72,8 +72,13 @@ export const orders = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index().on(t.partnerId, t.environment, t.createdAt),
+    // Keyset paging of GET /orders, the dashboard list and its CSV export: (created_at, id) descending.
+    index().on(t.partnerId, t.environment, t.createdAt, t.id),
+    // GET /transactions pages by id alone (ids sort by creation time).
+    index().on(t.partnerId, t.environment, t.id),
     index().on(t.partnerId, t.environment, t.status),
+    // The dashboard's domain search (substring, ILIKE '%term%').
+    index("orders_domain_trgm").using("gin", sql`${t.domain} gin_trgm_ops`),
     index().on(t.transferCompletedAt),
     // At most one live sale per listing: refunded and cancelled orders release it.
     uniqueIndex("orders_one_active_per_domain")

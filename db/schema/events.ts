@@ -31,6 +31,8 @@ export const events = pgTable(
     uniqueIndex().on(t.seq),
     index().on(t.partnerId, t.environment, t.seq),
     index("events_unsequenced").on(t.createdAt).where(sql`${t.seq} is null`),
+    // The events an order caused (the dashboard's order view): data.order.public_id.
+    index("events_order_public_id").on(sql`(${t.data} -> 'order' ->> 'public_id')`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orderStatus as orderStatusEnum } from "@/db/schema";
+import { orderStatus as orderStatusEnum, saleChannel } from "@/db/schema";
 import { defineEndpoint } from "@/server/http/contract";
 import { currencyCode, domainNameInput, listEnvelope, listQuery, moneyCents, timestamp, isoInstant } from "./common";
 
@@ -13,6 +13,7 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 
 /** The order statuses, as the database enumerates them. */
 export const orderStatuses = orderStatusEnum.enumValues;
+export const saleChannels = saleChannel.enumValues;
 
 export const orderStatus = z
   .enum(orderStatuses)
@@ -216,10 +217,27 @@ export const listOrdersQuery = listQuery.extend({
     .transform((v) => (v ? [...new Set(v.split(",").map((s) => s.trim()))] : undefined))
     .pipe(z.array(z.enum(orderStatuses)).optional())
     .describe("One status or a comma-separated list, e.g. `EXTERNALLY_PAID,MANUAL_REVIEW`."),
-  domain: domainNameInput.optional(),
+  channel: z
+    .string()
+    .optional()
+    .transform((v) => (v ? [...new Set(v.split(",").map((s) => s.trim()))] : undefined))
+    .pipe(z.array(z.enum(saleChannels)).optional())
+    .describe("One sale channel or a comma-separated list: `mor`, `checkout`, `marketplace`."),
+  domain: domainNameInput.optional().describe("Exactly this domain (normalised like every domain input)."),
+  q: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined)
+    .describe("Part of the domain name, case-insensitive (`shop` finds `myshop.com`). Terms of three characters or more use an index."),
   from: isoInstant.optional().describe("ISO 8601 date or date-time (UTC unless an offset is given); `created_at` >= from."),
   to: isoInstant.optional().describe("ISO 8601 date or date-time; `created_at` < to (exclusive). Must be after `from`."),
 });
+
+/** The filters of GET /orders without paging: the dashboard's list and its CSV export take exactly these. */
+export const orderFiltersQuery = listOrdersQuery.omit({ limit: true, cursor: true });
 
 export const listOrdersEndpoint = defineEndpoint({
   operationId: "listOrders",

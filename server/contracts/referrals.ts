@@ -217,6 +217,8 @@ export const commissionTotals = z
   })
   .meta({ id: "CommissionTotals" });
 
+export const listCommissionsQuery = listQuery.extend({ ...window, state: commissionState.optional().describe("Only entries in this state.") });
+
 export const listCommissionsEndpoint = defineEndpoint({
   operationId: "listCommissions",
   method: "GET",
@@ -228,7 +230,7 @@ export const listCommissionsEndpoint = defineEndpoint({
   ),
   scopes: ["report"],
   rateClass: "reporting",
-  query: listQuery.extend({ ...window, state: commissionState.optional().describe("Only entries in this state.") }),
+  query: listCommissionsQuery,
   response: listEnvelope(commissionEntry).extend({ totals: z.array(commissionTotals) }),
   errors: ["validation_error", "forbidden"],
 });

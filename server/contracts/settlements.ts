@@ -84,6 +84,12 @@ export const settlementStatement = z
   })
   .meta({ id: "SettlementStatement", description: "A merchant-of-record settlement statement for one period and currency." });
 
+export const listSettlementsQuery = listQuery.extend({
+  from: dateBound("Statements whose period starts at or after this").optional(),
+  to: dateBound("Statements whose period starts before this").optional(),
+  currency: currencyFilter.optional(),
+});
+
 export const listSettlementsEndpoint = defineEndpoint({
   operationId: "listSettlements",
   method: "GET",
@@ -103,11 +109,7 @@ export const listSettlementsEndpoint = defineEndpoint({
   ].join("\n\n"),
   scopes: ["buy"],
   rateClass: "reporting",
-  query: listQuery.extend({
-    from: dateBound("Statements whose period starts at or after this").optional(),
-    to: dateBound("Statements whose period starts before this").optional(),
-    currency: currencyFilter.optional(),
-  }),
+  query: listSettlementsQuery,
   response: listEnvelope(settlementStatement),
   errors: ["forbidden"],
 });
@@ -145,6 +147,13 @@ export const transactionTotals = z
   })
   .meta({ id: "TransactionTotals" });
 
+export const listTransactionsQuery = listQuery.extend({
+  from: dateBound("Orders created at or after this").optional(),
+  to: dateBound("Orders created before this").optional(),
+  status: commaList(orderStatuses, "status").optional(),
+  payment_model: commaList(paymentModels, "payment_model").optional(),
+});
+
 export const listTransactionsEndpoint = defineEndpoint({
   operationId: "listTransactions",
   method: "GET",
@@ -162,12 +171,7 @@ export const listTransactionsEndpoint = defineEndpoint({
   ].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: listQuery.extend({
-    from: dateBound("Orders created at or after this").optional(),
-    to: dateBound("Orders created before this").optional(),
-    status: commaList(orderStatuses, "status").optional(),
-    payment_model: commaList(paymentModels, "payment_model").optional(),
-  }),
+  query: listTransactionsQuery,
   response: listEnvelope(transaction).extend({
     totals: z.array(transactionTotals).describe("Per currency, over every page of the filtered set; sorted by currency."),
   }),
@@ -192,6 +196,22 @@ export const payout = z
   })
   .meta({ id: "Payout", description: "Money the service paid to the partner." });
 
+export const listPayoutsQuery = listQuery.extend({
+  from: dateBound("Payouts created at or after this").optional(),
+  to: dateBound("Payouts created before this").optional(),
+  kind: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z_]{1,32}$/, "a payout kind such as commission")).min(1).max(10))
+    .optional()
+    .describe("One kind or several separated by commas: commission, brokerage, referral."),
+});
+
 export const listPayoutsEndpoint = defineEndpoint({
   operationId: "listPayouts",
   method: "GET",
@@ -208,21 +228,7 @@ export const listPayoutsEndpoint = defineEndpoint({
   ].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: listQuery.extend({
-    from: dateBound("Payouts created at or after this").optional(),
-    to: dateBound("Payouts created before this").optional(),
-    kind: z
-      .string()
-      .transform((value) =>
-        value
-          .split(",")
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[a-z_]{1,32}$/, "a payout kind such as commission")).min(1).max(10))
-      .optional()
-      .describe("One kind or several separated by commas: commission, brokerage, referral."),
-  }),
+  query: listPayoutsQuery,
   response: listEnvelope(payout),
 });
 

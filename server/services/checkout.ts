@@ -18,6 +18,7 @@ import { commissionCents } from "./orders";
 import { lockListing } from "./quotes";
 import { recordReferralSale } from "./referrals";
 import { recordAudit } from "./audit";
+import type { Actor } from "./partners";
 
 // Hosted checkout: sessions created by partners (POST /checkout-session) or by
 // the storefront's buy-now, the signed `pt` token naming one, and paying it.
@@ -98,6 +99,8 @@ export interface CreateCheckoutSessionInput {
   buyerEmail?: string;
   /** A verified referral attribution (storefront sessions). */
   referral?: { linkId: string; visitorId: string } | null;
+  /** A person in the dashboard: the session and its audit row commit together. */
+  actor?: Actor;
 }
 
 export interface CreatedCheckoutSession {
@@ -114,26 +117,40 @@ export async function createCheckoutSession(db: Db, input: CreateCheckoutSession
   const [domainRow] = await db.select({ id: domains.id }).from(domains).where(sql`${domains.environment} = ${input.environment} and ${domains.name} = ${name}`);
   if (!domainRow) throw new AppError("not_found", `${name} is not listed`);
   const now = clock.now();
-  const [row] = await db
-    .insert(checkoutSessions)
-    .values({
-      id: newId("checkoutSession", now.getTime()),
-      partnerId: input.partnerId,
-      referralLinkId: input.referral?.linkId ?? null,
-      visitorId: input.referral?.visitorId ?? null,
-      environment: input.environment,
-      domainId: domainRow.id,
-      domain: name,
-      salePriceCents: listing.priceCents,
-      currency: listing.currency,
-      returnUrl: input.returnUrl ?? null,
-      cancelUrl: input.cancelUrl ?? null,
-      status: "open",
-      expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_TTL_MS),
-      createdAt: now,
-    })
-    .returning();
-  if (!row) throw new Error("checkout session insert returned no row");
+  const write = async (tx: Db) => {
+    const [inserted] = await tx
+      .insert(checkoutSessions)
+      .values({
+        id: newId("checkoutSession", now.getTime()),
+        partnerId: input.partnerId,
+        referralLinkId: input.referral?.linkId ?? null,
+        visitorId: input.referral?.visitorId ?? null,
+        environment: input.environment,
+        domainId: domainRow.id,
+        domain: name,
+        salePriceCents: listing.priceCents,
+        currency: listing.currency,
+        returnUrl: input.returnUrl ?? null,
+        cancelUrl: input.cancelUrl ?? null,
+        status: "open",
+        expiresAt: new Date(now.getTime() + CHECKOUT_SESSION_TTL_MS),
+        createdAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error("checkout session insert returned no row");
+    if (input.actor) {
+      await recordAudit(tx, input.actor, {
+        action: "checkout_session.created",
+        targetType: "checkout_session",
+        targetId: inserted.id,
+        partnerId: inserted.partnerId,
+        environment: inserted.environment,
+        data: { domain: inserted.domain, sale_price_cents: inserted.salePriceCents, currency: inserted.currency },
+      }, now);
+    }
+    return inserted;
+  };
+  const row = input.actor ? await db.transaction(write) : await write(db);
   return { row, token: tokenFor(row, input.buyerEmail ?? null) };
 }
 

@@ -191,7 +191,10 @@ export async function listReferralSales(db: Db, input: Owner & Window & Page) {
 
 type CommissionState = (typeof commissionLedger.$inferSelect)["state"];
 
-export async function listCommissions(db: Db, input: Owner & Window & Page & { state?: CommissionState }) {
+type CommissionInput = Owner & Window & Page & { state?: CommissionState };
+
+/** One page of the ledger with each entry's running balance (the CSV export pages through these alone). */
+export async function listCommissionEntries(db: Db, input: CommissionInput) {
   checkRange(input.from, input.to);
   const afterId = input.cursor ? decodeCursor(input.cursor, 1)[0] : undefined;
   // The balance is computed over the partner's whole ledger first, then the
@@ -229,6 +232,26 @@ export async function listCommissions(db: Db, input: Owner & Window & Page & { s
     )
     .orderBy(desc(ledger.id))
     .limit(input.limit + 1);
+  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      source: r.source,
+      source_id: r.sourceId,
+      order_id: r.orderId,
+      state: r.state,
+      amount_cents: r.amountCents,
+      currency: r.currency,
+      payout_id: r.payoutId,
+      balance_cents: num(r.balance),
+      created_at: new Date(r.createdAt).toISOString(),
+      updated_at: new Date(r.updatedAt).toISOString(),
+    })),
+    nextCursor,
+  };
+}
+
+async function commissionTotals(db: Db, input: Owner & Window) {
   const totals = await db
     .select({ currency: commissionLedger.currency, state: commissionLedger.state, sum: sql<string>`sum(${commissionLedger.amountCents})` })
     .from(commissionLedger)
@@ -247,24 +270,12 @@ export async function listCommissions(db: Db, input: Owner & Window & Page & { s
     if (!entry) byCurrency.set(t.currency, (entry = { currency: t.currency, accrued_cents: 0, pending_cents: 0, paid_out_cents: 0, reversed_cents: 0 }));
     entry[`${t.state}_cents`] = num(t.sum);
   }
-  const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
-  return {
-    data: page.map((r) => ({
-      id: r.id,
-      source: r.source,
-      source_id: r.sourceId,
-      order_id: r.orderId,
-      state: r.state,
-      amount_cents: r.amountCents,
-      currency: r.currency,
-      payout_id: r.payoutId,
-      balance_cents: num(r.balance),
-      created_at: new Date(r.createdAt).toISOString(),
-      updated_at: new Date(r.updatedAt).toISOString(),
-    })),
-    next_cursor: nextCursor,
-    totals: [...byCurrency.values()],
-  };
+  return [...byCurrency.values()];
+}
+
+export async function listCommissions(db: Db, input: CommissionInput) {
+  const entries = await listCommissionEntries(db, input);
+  return { data: entries.rows, next_cursor: entries.nextCursor, totals: await commissionTotals(db, input) };
 }
 
 // --- GET /me/payouts -----------------------------------------------------------------

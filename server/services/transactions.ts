@@ -33,9 +33,11 @@ export interface TransactionTotals {
 
 const voided: OrderStatus[] = ["REFUNDED", "CANCELLED"];
 
-export async function listTransactions(db: Db, input: ListTransactionsInput) {
+type TransactionFilters = Omit<ListTransactionsInput, "limit" | "cursor">;
+
+function filtersOf(input: TransactionFilters): SQL | undefined {
   checkRange(input.from, input.to);
-  const filtered = and(
+  return and(
     eq(orders.partnerId, input.partnerId),
     eq(orders.environment, input.environment),
     input.from ? gte(orders.createdAt, input.from) : undefined,
@@ -43,47 +45,46 @@ export async function listTransactions(db: Db, input: ListTransactionsInput) {
     input.statuses?.length ? inArray(orders.status, input.statuses) : undefined,
     input.paymentModels?.length ? inArray(orders.channel, input.paymentModels) : undefined,
   );
-  // Ids sort by creation time, so the id alone is a stable keyset.
+}
+
+/** One page of the filtered orders, newest first (the CSV export pages through these alone). */
+export async function listTransactionRows(db: Db, input: ListTransactionsInput) {
+  const filtered = filtersOf(input);
+  // Ids sort by creation time, so the id alone is a stable keyset; (partner_id, environment, id) serves it.
   const afterId = input.cursor ? decodeCursor(input.cursor, 1)[0] : undefined;
-  const pageWhere: SQL | undefined = afterId ? and(filtered, lt(orders.id, afterId)) : filtered;
-  const [rows, totals] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(pageWhere)
-      .orderBy(desc(orders.id))
-      .limit(input.limit + 1),
-    db
-      .select({
-        currency: orders.currency,
-        count: sql<number>`count(*)::int`,
-        gmv: sql<string>`coalesce(sum(${orders.salePriceCents}) filter (where ${orders.status} not in (${sql.join(
-          voided.map((s) => sql`${s}`),
-          sql`, `,
-        )})), 0)::text`,
-        commission: sql<string>`coalesce(sum(${orders.commissionCents}) filter (where ${orders.status} not in (${sql.join(
-          voided.map((s) => sql`${s}`),
-          sql`, `,
-        )})), 0)::text`,
-      })
-      .from(orders)
-      .where(filtered)
-      .groupBy(orders.currency)
-      .orderBy(orders.currency),
-  ]);
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(afterId ? and(filtered, lt(orders.id, afterId)) : filtered)
+    .orderBy(desc(orders.id))
+    .limit(input.limit + 1);
   const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeCursor([last.id]));
-  return {
-    rows: page,
-    nextCursor,
-    totals: totals.map(
-      (t): TransactionTotals => ({
-        currency: t.currency,
-        count: t.count,
-        gmvCents: safeSum([t.gmv]),
-        commissionCents: safeSum([t.commission]),
-      }),
-    ),
-  };
+  return { rows: page, nextCursor };
+}
+
+/** Totals per currency over the whole filtered set (every page of it). */
+export async function transactionTotals(db: Db, input: TransactionFilters): Promise<TransactionTotals[]> {
+  const voidedList = sql.join(
+    voided.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const totals = await db
+    .select({
+      currency: orders.currency,
+      count: sql<number>`count(*)::int`,
+      gmv: sql<string>`coalesce(sum(${orders.salePriceCents}) filter (where ${orders.status} not in (${voidedList})), 0)::text`,
+      commission: sql<string>`coalesce(sum(${orders.commissionCents}) filter (where ${orders.status} not in (${voidedList})), 0)::text`,
+    })
+    .from(orders)
+    .where(filtersOf(input))
+    .groupBy(orders.currency)
+    .orderBy(orders.currency);
+  return totals.map((t) => ({ currency: t.currency, count: t.count, gmvCents: safeSum([t.gmv]), commissionCents: safeSum([t.commission]) }));
+}
+
+export async function listTransactions(db: Db, input: ListTransactionsInput) {
+  const [page, totals] = await Promise.all([listTransactionRows(db, input), transactionTotals(db, input)]);
+  return { ...page, totals };
 }
 
 /** One order as GET /transactions writes it. */

@@ -2,6 +2,7 @@ import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
 import { eventsRouter } from "./events";
 import { keysRouter } from "./keys";
+import { ordersRouter } from "./orders";
 import { requestsRouter } from "./requests";
 import { sandboxRouter } from "./sandbox";
 import { teamRouter } from "./team";
@@ -13,6 +14,7 @@ import { webhooksRouter } from "./webhooks";
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   keys: keysRouter,
+  orders: ordersRouter,
   webhooks: webhooksRouter,
   events: eventsRouter,
   requests: requestsRouter,

@@ -35,7 +35,9 @@ export const GET = partnerRoute(listOrdersEndpoint, async ({ db, auth, query }) 
     limit: query.limit,
     cursor: query.cursor,
     statuses: query.status,
+    channels: query.channel,
     domain: query.domain,
+    search: query.q,
     from: query.from,
     to: query.to,
   });
