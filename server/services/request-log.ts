@@ -71,6 +71,25 @@ export function logRequest(entry: RequestLogEntry): void {
   }
 }
 
+/**
+ * One INSERT ... SELECT FROM unnest(...) with one array parameter per column:
+ * twelve parameters whatever the batch size, so neither the query builder nor
+ * PostgreSQL's parser does per-row work (a 500-row VALUES list has 6,000).
+ */
+async function insertBatch(db: Database, batch: RequestLogEntry[]): Promise<void> {
+  const sql = db.$client;
+  // Text arrays (type 25) cast in SQL: the pool does not fetch type OIDs, so arrays say what they hold.
+  const column = (pick: (entry: RequestLogEntry) => string | number | null) => sql.array(batch.map(pick) as string[], 25);
+  await sql`
+    insert into request_log (request_id, partner_id, environment, key_id, method, path, status, error_code, latency_ms, client_ip, debug, created_at)
+    select * from unnest(
+      ${column((e) => e.requestId)}::text[], ${column((e) => e.partnerId)}::text[], ${column((e) => e.environment)}::text[]::environment[],
+      ${column((e) => e.keyId)}::text[], ${column((e) => e.method)}::text[], ${column((e) => e.path)}::text[],
+      ${column((e) => String(e.status))}::text[]::int[], ${column((e) => e.errorCode)}::text[], ${column((e) => String(e.latencyMs))}::text[]::int[],
+      ${column((e) => e.clientIp)}::text[], ${column((e) => (e.debug ? JSON.stringify(e.debug) : null))}::text[]::jsonb[],
+      ${column((e) => e.createdAt.toISOString())}::text[]::timestamptz[])`;
+}
+
 /** Writes everything waiting (tests and shutdown call it; the timer does otherwise). */
 export async function flushRequestLog(db: Database = getDb()): Promise<void> {
   if (buffer.timer) clearTimeout(buffer.timer);
@@ -79,10 +98,7 @@ export async function flushRequestLog(db: Database = getDb()): Promise<void> {
   while (buffer.flushing) await buffer.flushing;
   if (buffer.entries.length === 0) return;
   const batch = buffer.entries.splice(0, BATCH_MAX);
-  buffer.flushing = db
-    .insert(requestLog)
-    .values(batch)
-    .then(() => undefined)
+  buffer.flushing = insertBatch(db, batch)
     .catch((error: unknown) => {
       // Put them back once; a database that stays down costs memory up to BUFFER_MAX, then the oldest.
       buffer.entries.unshift(...batch);
