@@ -1,7 +1,9 @@
 import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
+import { brokerageRouter } from "./brokerage";
 import { eventsRouter } from "./events";
 import { keysRouter } from "./keys";
+import { linksRouter } from "./links";
 import { requestsRouter } from "./requests";
 import { webhooksRouter } from "./webhooks";
 
@@ -14,6 +16,8 @@ export const appRouter = createTRPCRouter({
   webhooks: webhooksRouter,
   events: eventsRouter,
   requests: requestsRouter,
+  links: linksRouter,
+  brokerage: brokerageRouter,
 });
 
 export type AppRouter = typeof appRouter;
