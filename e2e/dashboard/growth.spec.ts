@@ -10,15 +10,17 @@ import { expectAccessible, saveScreenshots, signUpNewPartner } from "./helpers";
 // The Growth pages. Links: a new partner is not an affiliate and is told so;
 // staff enable the program; the partner creates a domain link, copies it, a
 // visitor follows it in another browser and the click shows in the link's
-// detail, the list and the funnel. Brokerage: an ineligible (listed) domain is
+// detail; the visitor buys the domain, and the checkout, the sale and the
+// accrued commission show in the detail, the list, the funnel and the ledger. Brokerage: an ineligible (listed) domain is
 // refused with its reason, an eligible one becomes a case that opens at once,
 // its progress link is copied and opened by the buyer without signing in.
 
 const tag = () => randomBytes(4).toString("hex");
 const listed = `e2egrowth${tag()}.com`;
+const PRICE = 1_290_00;
 
 test.beforeAll(async () => {
-  await addDomain(getDb(), { environment: "sandbox", name: listed, priceCents: 129_000 });
+  await addDomain(getDb(), { environment: "sandbox", name: listed, priceCents: PRICE });
   await closeDb();
 });
 
@@ -64,6 +66,7 @@ test("an affiliate creates a referral link, a visitor follows it and the click i
   await dialog.getByLabel("Domain", { exact: true }).fill(`not-listed-${tag()}.com`);
   await dialog.getByLabel("Campaign label (optional)").fill("Spring newsletter");
   await expectAccessible(page, "create link dialog");
+  await saveScreenshots(page, "link-create");
   await dialog.getByRole("button", { name: "Create link" }).click();
   await expect(dialog.getByText("must be a domain listed in this environment")).toBeVisible();
   await expect(dialog.getByLabel("Domain", { exact: true })).toHaveAttribute("aria-invalid", "true");
@@ -88,13 +91,32 @@ test("an affiliate creates a referral link, a visitor follows it and the click i
   await visitorPage.goto(url);
   await expect(visitorPage).toHaveURL(new RegExp(`/domains/${listed.replace(".", "\\.")}$`));
   await expect(visitorPage.getByRole("heading", { level: 1 })).toHaveText(listed);
-  await visitor.close();
 
-  // Back in the dashboard the click is counted: in the detail, its chart, the list and the funnel.
+  // Back in the dashboard the click is counted: in the detail and its chart.
   await page.reload();
   await expect(detail.getByTestId("detail-clicks")).toHaveText("1");
   await expect(detail.getByTestId("clicks-chart")).toContainText("1 click in 30 days");
   await expect(detail).toContainText("No sales through this link yet");
+
+  // The visitor buys the domain with a test card: a checkout and a sale of the link.
+  await visitorPage.getByRole("button", { name: "Buy now" }).click();
+  await expect(visitorPage).toHaveURL(/\/checkout\?pt=cs_/);
+  await visitorPage.getByLabel("Email").fill("ada@example.com");
+  await visitorPage.getByLabel("Full name").fill("Ada Lovelace");
+  await visitorPage.getByLabel("Country").selectOption("GB");
+  await visitorPage.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await visitorPage.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await visitorPage.getByLabel("CVC").fill("123");
+  await visitorPage.getByRole("button", { name: /^Pay/ }).click();
+  await expect(visitorPage.getByTestId("checkout-paid")).toBeVisible();
+  await visitor.close();
+
+  await page.reload();
+  await expect(detail.getByTestId("detail-clicks")).toHaveText("1");
+  await expect(detail.getByTestId("detail-checkouts")).toHaveText("1");
+  await expect(detail.getByTestId("detail-sales")).toHaveText("1");
+  await expect(detail.getByTestId("detail-commission")).toHaveText("$129.00"); // 10% of $1,290.00
+  await expect(detail.getByTestId("link-sales")).toContainText("ada@example.com");
   await expectAccessible(page, "link detail");
   await saveScreenshots(page, "link-detail");
 
@@ -102,8 +124,12 @@ test("an affiliate creates a referral link, a visitor follows it and the click i
   await expect(page).not.toHaveURL(/link=/);
   const row = page.getByTestId("link-row").filter({ hasText: "Spring newsletter" });
   await expect(row.getByTestId("link-clicks")).toHaveText("1");
+  await expect(row.getByTestId("link-sales-count")).toHaveText("1");
   await expect(row.getByTestId("link-url")).toHaveText(url.replace(/^https?:\/\//, ""));
-  await expect(page.getByTestId("funnel-clicks").getByTestId("funnel-value")).toHaveText("1");
+  for (const stage of ["clicks", "checkouts", "sales"]) {
+    await expect(page.getByTestId(`funnel-${stage}`).getByTestId("funnel-value")).toHaveText("1");
+  }
+  await expect(page.getByTestId("funnel-summary")).toContainText("commission $129.00");
   await expectAccessible(page, "links");
   await saveScreenshots(page, "links");
 
@@ -113,11 +139,19 @@ test("an affiliate creates a referral link, a visitor follows it and the click i
   await expect(page.getByTestId("funnel-clicks").getByTestId("funnel-value")).toHaveText("1");
   await page.getByRole("tab", { name: "Commission ledger" }).click();
   await expect(page).toHaveURL(/tab=commissions/);
-  await expect(page.getByText("No commission yet")).toBeVisible();
+  const entry = page.getByTestId("commission-row");
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText("Accrued");
+  await expect(entry).toContainText("$129.00");
+  await expect(page.getByTestId("commission-totals")).toContainText("Owed to you$129.00");
   await page.getByLabel("State").selectOption("accrued");
   await expect(page).toHaveURL(/state=accrued/);
-  await expect(page.getByText("No accrued commission")).toBeVisible();
+  await expect(entry).toHaveCount(1);
+  await page.getByLabel("State").selectOption("paid_out");
+  await expect(page.getByText("No paid out commission")).toBeVisible();
+  await page.getByLabel("State").selectOption("accrued");
   await expectAccessible(page, "commission ledger");
+  await saveScreenshots(page, "links-ledger");
   await page.getByRole("tab", { name: "Payouts" }).click();
   await expect(page).toHaveURL(/tab=payouts/);
   await expect(page).not.toHaveURL(/state=/);
@@ -144,6 +178,7 @@ test("a partner checks eligibility, opens a brokerage case and the buyer opens i
   await expect(result.locator("[data-reason=listed]")).toContainText("listed in the inventory");
   await expect(dialog.getByTestId("case-form")).toHaveCount(0);
   await expectAccessible(page, "eligibility refused");
+  await saveScreenshots(page, "brokerage-ineligible");
 
   // A .test name is answered without DNS: eligible, then the case form.
   const domain = `e2e-growth-${tag()}.test`;
@@ -155,6 +190,7 @@ test("a partner checks eligibility, opens a brokerage case and the buyer opens i
   await form.getByLabel("Buyer's email").fill("buyer@example.com");
   await form.getByLabel("Buyer's budget").fill("abc");
   await expectAccessible(page, "case form");
+  await saveScreenshots(page, "brokerage-new-case");
   await form.getByRole("button", { name: "Open case" }).click();
   await expect(form.getByText("Enter the buyer's budget")).toBeVisible();
   await form.getByLabel("Buyer's budget").fill("12,500");

@@ -47,8 +47,8 @@ export function BrokerageConsole({
         actions={openCreate ? <Button onClick={openCreate}>New case</Button> : null}
       />
 
-      <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter cases">
-        <div className="w-full space-y-1.5 sm:w-60">
+      <div className="flex items-end gap-3" role="search" aria-label="Filter cases">
+        <div className="min-w-0 flex-1 space-y-1.5 sm:w-60 sm:flex-none">
           <Label htmlFor="case-status">Status</Label>
           <Select id="case-status" value={filterValue} onChange={(e) => setParams({ status: e.target.value })}>
             {options.map((option) => (
@@ -59,8 +59,8 @@ export function BrokerageConsole({
           </Select>
         </div>
         {statuses ? (
-          <Button variant="ghost" size="sm" className="mb-1" onClick={() => setParams({ status: null })}>
-            Clear filter
+          <Button variant="ghost" size="sm" className="mb-1 shrink-0" onClick={() => setParams({ status: null })}>
+            Clear<span className="max-sm:sr-only"> filter</span>
           </Button>
         ) : null}
       </div>

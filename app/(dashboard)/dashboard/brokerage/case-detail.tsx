@@ -87,7 +87,7 @@ export function CaseDetail({ id, environment, onClose }: { id: string | null; en
                     <Pending />
                   )}
                 </Item>
-                <Item label="Case ID" wide>
+                <Item label="Case ID" className="col-span-2 sm:col-span-3">
                   <span className="flex min-w-0 items-center gap-1">
                     <span className="truncate font-mono text-xs" title={item.case_id}>
                       {item.case_id}
@@ -136,9 +136,9 @@ function Pending() {
   return <span className="text-faint">When completed</span>;
 }
 
-function Item({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
+function Item({ label, wide, className, children }: { label: string; wide?: boolean; className?: string; children: ReactNode }) {
   return (
-    <div className={cn("min-w-0", wide && "max-sm:col-span-2")}>
+    <div className={cn("min-w-0", wide && "max-sm:col-span-2", className)}>
       <dt className="text-xs font-medium tracking-wide text-muted uppercase">{label}</dt>
       <dd className="mt-1 text-ink tabular-nums">{children}</dd>
     </div>

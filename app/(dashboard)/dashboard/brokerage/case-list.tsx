@@ -142,7 +142,7 @@ function CaseTable({ cases, selectedId, onSelect }: ListProps) {
             <TH>Domain</TH>
             <TH className="w-52">Status</TH>
             <TH className="w-28 max-lg:hidden">Tier</TH>
-            <TH className="w-40 text-right">Price</TH>
+            <TH className="w-40 text-right">Budget or price</TH>
             <TH className="w-28">Updated</TH>
           </tr>
         </THead>

@@ -14,8 +14,8 @@ import { CURRENCIES, formatBps, parseBudget, tierLabels, type FeeBps, type Tier 
 // open case, or running an active site), then the case itself (POST /brokerage:
 // tier, buyer, budget), which the server checks again before it opens it.
 
+// "listed" needs no advice: the service's message already says to buy it, and a link to the listing follows.
 const reasonAdvice: Record<string, string> = {
-  listed: "Your buyer can simply buy it.",
   open_case: "Someone is already acquiring it for a buyer; a second case would compete with the first.",
   active_site: "Its owner runs a website on it, so it is very unlikely to be for sale.",
 };
@@ -140,7 +140,7 @@ export function NewCaseDialog({
                 <ul className="list-disc space-y-1 pl-5">
                   {result.data.reasons.map((reason) => (
                     <li key={reason.code} data-reason={reason.code}>
-                      {reason.message}. {reasonAdvice[reason.code] ?? ""}
+                      {reason.message}.{reasonAdvice[reason.code] ? ` ${reasonAdvice[reason.code]}` : ""}
                       {reason.code === "listed" ? (
                         <>
                           {" "}

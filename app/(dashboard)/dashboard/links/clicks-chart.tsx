@@ -24,7 +24,7 @@ export function ClicksChart({ days }: { days: { date: string; clicks: number }[]
               axisLine={{ stroke: "var(--color-line)" }}
               minTickGap={24}
             />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--color-faint)" }} tickLine={false} axisLine={false} />
+            <YAxis allowDecimals={false} domain={[0, (max: number) => Math.max(max, 1)]} tick={{ fontSize: 11, fill: "var(--color-faint)" }} tickLine={false} axisLine={false} />
             <Tooltip
               cursor={{ fill: "var(--color-brand-soft)" }}
               labelFormatter={(label) => formatDay(String(label))}
@@ -39,31 +39,33 @@ export function ClicksChart({ days }: { days: { date: string; clicks: number }[]
         {numberFormat.format(total)} {total === 1 ? "click" : "clicks"} in {days.length} days
         {peak.clicks > 0 ? `; busiest ${formatDay(peak.date)} with ${numberFormat.format(peak.clicks)}` : ""}. Days in UTC.
       </figcaption>
-      <details className="text-xs text-muted">
-        <summary className="cursor-pointer rounded-sm font-medium text-brand-ink">Clicks per day as a table</summary>
-        <table className="mt-2 w-full max-w-xs text-left">
-          <thead>
-            <tr>
-              <th scope="col" className="py-1 font-medium">
-                Day
-              </th>
-              <th scope="col" className="py-1 text-right font-medium">
-                Clicks
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {days
-              .filter((d) => d.clicks > 0)
-              .map((d) => (
-                <tr key={d.date}>
-                  <td className="py-0.5">{formatDay(d.date)}</td>
-                  <td className="py-0.5 text-right tabular-nums">{numberFormat.format(d.clicks)}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
-      </details>
+      {total > 0 ? (
+        <details className="text-xs text-muted">
+          <summary className="cursor-pointer rounded-sm font-medium text-brand-ink">Clicks per day as a table</summary>
+          <table className="mt-2 w-full max-w-xs text-left">
+            <thead>
+              <tr>
+                <th scope="col" className="py-1 font-medium">
+                  Day
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Clicks
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {days
+                .filter((d) => d.clicks > 0)
+                .map((d) => (
+                  <tr key={d.date}>
+                    <td className="py-0.5">{formatDay(d.date)}</td>
+                    <td className="py-0.5 text-right tabular-nums">{numberFormat.format(d.clicks)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </details>
+      ) : null}
     </figure>
   );
 }

@@ -60,13 +60,18 @@ export function Funnel({ from, period }: { from: string; period: Period }) {
           </div>
         ))}
       </dl>
-      <p className="text-sm text-muted">
-        {period.label}: sales worth <strong className="font-medium text-ink">{gmvOf(data.revenue)}</strong>, commission{" "}
-        <strong className="font-medium text-ink" data-testid="funnel-commission">
-          {commissionOf(data.revenue)}
-        </strong>
-        {data.conversion_rate !== null ? `, ${formatRate(data.sales, data.clicks)} of clicks became sales` : ""}
-        {data.reversed_sales ? `; ${numberFormat.format(data.reversed_sales)} refunded or cancelled (not counted)` : ""}.
+      <p className="text-sm text-muted" data-testid="funnel-summary">
+        {period.label}:{" "}
+        {data.revenue.length ? (
+          <>
+            sales worth <strong className="font-medium text-ink">{gmvOf(data.revenue)}</strong>, commission{" "}
+            <strong className="font-medium text-ink">{commissionOf(data.revenue)}</strong>
+            {data.conversion_rate !== null ? `; ${formatRate(data.sales, data.clicks)} of clicks became sales` : ""}
+          </>
+        ) : (
+          "no referral sales yet"
+        )}
+        {data.reversed_sales ? `; ${numberFormat.format(data.reversed_sales)} refunded or cancelled, not counted` : ""}.
       </p>
     </div>
   );

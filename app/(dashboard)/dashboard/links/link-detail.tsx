@@ -69,7 +69,7 @@ export function LinkDetail({
             <>
               <div className="space-y-2">
                 <div className="flex flex-col gap-2 rounded-lg bg-subtle px-3 py-2 ring-1 ring-line sm:flex-row sm:items-center">
-                  <span className="min-w-0 flex-1 font-mono text-sm break-all text-ink" data-testid="detail-url">
+                  <span className="min-w-0 flex-1 font-mono text-xs break-all text-ink sm:text-sm" data-testid="detail-url">
                     {data.url}
                   </span>
                   <CopyButton value={data.url} label="Copy link" size="sm" />
@@ -84,11 +84,20 @@ export function LinkDetail({
                 <Figure label="Clicks" testId="detail-clicks">
                   {numberFormat.format(data.clicks)}
                 </Figure>
-                <Figure label="Checkouts">{numberFormat.format(data.checkouts)}</Figure>
-                <Figure label="Sales">{numberFormat.format(data.conversions)}</Figure>
-                <Figure label="Commission">{commissionOf(data.revenue)}</Figure>
+                <Figure label="Checkouts" testId="detail-checkouts">
+                  {numberFormat.format(data.checkouts)}
+                </Figure>
+                <Figure label="Sales" testId="detail-sales">
+                  {numberFormat.format(data.conversions)}
+                </Figure>
+                <Figure label="Commission" testId="detail-commission">
+                  {commissionOf(data.revenue)}
+                </Figure>
               </dl>
-              <p className="-mt-3 text-xs text-faint">All-time; sales worth {gmvOf(data.revenue)}, refunded or cancelled sales excluded.</p>
+              <p className="-mt-3 text-xs text-faint">
+                All-time figures{data.revenue.length ? `; sales worth ${gmvOf(data.revenue)}` : ""}. Refunded or cancelled sales are not
+                counted.
+              </p>
 
               <section aria-labelledby="link-clicks-title" className="space-y-2">
                 <h3 id="link-clicks-title" className="text-sm font-semibold text-ink">

@@ -32,6 +32,7 @@ export interface LinkRow {
   url: string;
   type: string;
   target: string;
+  domain: string | null;
   label: string | null;
   created_at: string;
   clicks: number;
@@ -122,8 +123,9 @@ function Destination({ link }: { link: LinkRow }) {
   return (
     <span className="flex min-w-0 items-center gap-2">
       <Badge className="shrink-0">{linkTypeLabels[link.type] ?? link.type}</Badge>
-      <span className="truncate font-mono text-xs text-muted" title={link.target}>
-        {link.target}
+      {/* A domain link names its domain; the others show the storefront path they lead to. */}
+      <span className={cn("truncate text-xs text-muted", !link.domain && "font-mono")} title={link.target}>
+        {link.domain ?? link.target}
       </span>
     </span>
   );
@@ -144,7 +146,7 @@ function LinkTable({ links, selectedId, onSelect }: ListProps) {
         <THead>
           <tr>
             <TH>Link</TH>
-            <TH className="w-56 max-lg:hidden">Destination</TH>
+            <TH className="w-72 max-lg:hidden">Destination</TH>
             <TH className="w-20 text-right">Clicks</TH>
             <TH className="w-24 text-right max-lg:hidden">Checkouts</TH>
             <TH className="w-20 text-right">Sales</TH>
@@ -173,7 +175,9 @@ function LinkTable({ links, selectedId, onSelect }: ListProps) {
                 {numberFormat.format(link.clicks)}
               </TD>
               <TD className="text-right tabular-nums max-lg:hidden">{numberFormat.format(link.checkouts)}</TD>
-              <TD className="text-right tabular-nums">{numberFormat.format(link.conversions)}</TD>
+              <TD className="text-right tabular-nums" data-testid="link-sales-count">
+                {numberFormat.format(link.conversions)}
+              </TD>
               <TD className="text-right tabular-nums">{commissionOf(link.revenue)}</TD>
               <TD className="whitespace-nowrap text-muted max-xl:hidden">
                 <RelativeTime value={link.created_at} />
