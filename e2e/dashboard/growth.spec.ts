@@ -16,11 +16,15 @@ import { expectAccessible, saveScreenshots, signUpNewPartner } from "./helpers";
 // its progress link is copied and opened by the buyer without signing in.
 
 const tag = () => randomBytes(4).toString("hex");
+/** Listed for sale: the link's destination (the visitor buys it). */
 const listed = `e2egrowth${tag()}.com`;
+/** Listed too, and left unsold: the brokerage eligibility check refuses it. */
+const stillListed = `e2egrowthlisted${tag()}.com`;
 const PRICE = 1_290_00;
 
 test.beforeAll(async () => {
   await addDomain(getDb(), { environment: "sandbox", name: listed, priceCents: PRICE });
+  await addDomain(getDb(), { environment: "sandbox", name: stillListed, priceCents: PRICE });
   await closeDb();
 });
 
@@ -171,10 +175,10 @@ test("a partner checks eligibility, opens a brokerage case and the buyer opens i
   const dialog = page.getByRole("dialog", { name: "Open a brokerage case" });
 
   // A listed domain is bought, not brokered: the reason is shown and there is no case form.
-  await dialog.getByLabel("Domain", { exact: true }).fill(listed);
+  await dialog.getByLabel("Domain", { exact: true }).fill(stillListed);
   await dialog.getByRole("button", { name: "Check eligibility" }).click();
   const result = dialog.getByTestId("eligibility-result");
-  await expect(result.locator("[data-eligible=false]")).toContainText(`${listed} cannot be brokered now`);
+  await expect(result.locator("[data-eligible=false]")).toContainText(`${stillListed} cannot be brokered now`);
   await expect(result.locator("[data-reason=listed]")).toContainText("listed in the inventory");
   await expect(dialog.getByTestId("case-form")).toHaveCount(0);
   await expectAccessible(page, "eligibility refused");

@@ -19,7 +19,7 @@ import {
   THead,
   TR,
 } from "@/components/ui";
-import { commissionSourceLabels, commissionStateOf, commissionStates, formatAmounts, numberFormat, shortId, type CommissionState } from "./link-format";
+import { commissionSourceLabels, commissionStateOf, commissionStates, formatAmounts, numberFormat, type CommissionState } from "./link-format";
 
 // The commission ledger (GET /me/commissions): every entry newest first with the
 // running balance still owed, filtered by state from the URL (?state=), and the
@@ -54,7 +54,7 @@ export function CommissionLedger({ state, onStateChange }: { state: string; onSt
           </Select>
         </div>
         {totals.length ? (
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-3" data-testid="commission-totals">
+          <dl className="grid grid-cols-3 gap-x-6 gap-y-1 text-sm" data-testid="commission-totals">
             <div>
               <dt className="text-xs text-muted">Owed to you</dt>
               <dd className="font-semibold text-ink tabular-nums">
@@ -119,7 +119,7 @@ export function CommissionLedger({ state, onStateChange }: { state: string; onSt
                       <TD className="max-sm:hidden">
                         <span className="block truncate">{commissionSourceLabels[entry.source] ?? entry.source}</span>
                         <span className="block truncate font-mono text-xs text-faint" title={entry.order_id ?? entry.source_id}>
-                          {shortId(entry.order_id ?? entry.source_id, 16)}
+                          {entry.order_id ?? entry.source_id}
                         </span>
                       </TD>
                       <TD>{state ? <Badge tone={state.tone}>{state.label}</Badge> : entry.state}</TD>

@@ -84,11 +84,6 @@ export function commissionStateOf(value: string) {
 
 export const commissionSourceLabels: Record<string, string> = { referral: "Referral sale", sale: "Checkout sale", brokerage: "Brokerage" };
 
-/** "lnk_0AbC…" style shortening for ids shown in narrow cells (the full id is in the title and copy). */
-export function shortId(id: string, keep = 12): string {
-  return id.length > keep + 1 ? `${id.slice(0, keep)}…` : id;
-}
-
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 /** A settlement period [start, end): "March 2026" for a calendar month, else "Mar 3 – Mar 9" (last day included). */
