@@ -22,6 +22,7 @@ import { addDomain } from "@/server/services/inventory";
 import { getAffiliateStatus, recordReferralSale, setAffiliate } from "@/server/services/referrals";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { createFixtureOrder } from "../helpers/orders";
+import { runAdmin } from "../helpers/cli";
 import { callRoute, createTestPartner, uniqueSuffix, type TestCredential } from "../helpers/partner";
 
 // The dashboard's Growth procedures (links.*, brokerage.*) against the real
@@ -93,7 +94,7 @@ describe("links: the affiliate rule", () => {
   it("a partner without an affiliate account is refused every report and the create, with the REST message", async () => {
     const plain = await newPartner({ isAffiliate: false });
     const trpc = callerFor(plain.owner);
-    assert.deepEqual(await trpc.links.program(), { isAffiliate: false, referralCommissionBps: 1000 });
+    assert.deepEqual(await getAffiliateStatus(getDb(), plain.partnerId), { isAffiliate: false, referralCommissionBps: 1000 });
     const affiliateMessage = /needs? an affiliate account/;
     await rejectsWith(trpc.links.create({ type: "generic" }), "forbidden", affiliateMessage);
     await rejectsWith(trpc.links.list({}), "forbidden", affiliateMessage);
@@ -107,8 +108,10 @@ describe("links: the affiliate rule", () => {
     assert.equal(refused.status, 403);
     await assert.rejects(trpc.links.list({}), (error: Error) => error.message === refused.body.error.message);
 
-    // Staff enable the program: the next call passes (the flag is read per call), and it is audited.
-    await setAffiliate(getDb(), { partnerId: plain.partnerId, isAffiliate: true }, { type: "admin", id: "growth-test" });
+    // Staff enable the program with the operations CLI: the next call passes (the flag is read per call), audited.
+    const cli = await runAdmin("partner:set-affiliate", "--partner", plain.partnerId, "--json");
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(JSON.parse(cli.stdout), { partner_id: plain.partnerId, is_affiliate: true });
     assert.equal((await getAffiliateStatus(getDb(), plain.partnerId)).isAffiliate, true);
     assert.deepEqual((await trpc.links.list({})).data, []);
     const audit = await getDb()
@@ -116,6 +119,11 @@ describe("links: the affiliate rule", () => {
       .from(auditLog)
       .where(and(eq(auditLog.targetId, plain.partnerId), eq(auditLog.action, "partner.affiliate_enabled")));
     assert.equal(audit.length, 1);
+    assert.equal(audit[0]?.actorType, "cli");
+
+    await setAffiliate(getDb(), { partnerId: plain.partnerId, isAffiliate: false }, { type: "admin", id: "growth-test" });
+    await rejectsWith(trpc.links.list({}), "forbidden", affiliateMessage);
+    await rejectsWith(setAffiliate(getDb(), { partnerId: "ptn_missing", isAffiliate: true }, { type: "admin" }), "not_found");
   });
 
   it("a viewer reads but cannot create a link, even in an affiliate partner", async () => {

@@ -41,8 +41,6 @@ const affiliateMutation = partnerMutation.use(async ({ ctx, next }) => {
 });
 
 export const linksRouter = createTRPCRouter({
-  /** links.program - whether the partner is an affiliate and its referral rate (never refused) */
-  program: partnerProcedure.query(({ ctx }) => getAffiliateStatus(ctx.db, ctx.partnerId)),
   /** links.list - own links with all-time clicks, checkouts, sales and commission, newest first */
   list: affiliateOnly.input(listQuery).query(({ ctx, input }) => listLinksWithStats(ctx.db, { ...ctx.owner, ...input })),
   /** links.get - one own link with its statistics */
