@@ -13,6 +13,8 @@ import { requireSessionUser } from "@/server/auth/session";
 const partnerNav: Array<NavItem & { needs: PartnerPermission }> = [
   { href: "/dashboard", label: "Overview", needs: "readMoney" },
   { href: "/dashboard/orders", label: "Orders", needs: "readMoney" },
+  { href: "/dashboard/links", label: "Links", needs: "readMoney" },
+  { href: "/dashboard/brokerage", label: "Brokerage", needs: "readMoney" },
   { href: "/dashboard/keys", label: "API keys", needs: "readIntegration" },
   { href: "/dashboard/webhooks", label: "Webhooks", needs: "readIntegration" },
   { href: "/dashboard/events", label: "Events", needs: "readIntegration" },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { approveLive, createCredential, createPartner, createUser, revokeCredential } from "@/server/services/partners";
+import { setAffiliate } from "@/server/services/referrals";
 import { defineCommand } from "./admin-commands";
 import { flag } from "./args";
 
@@ -47,6 +48,17 @@ export const partnerCommands = {
     async run(ctx, f) {
       const result = await approveLive(await ctx.db(), { partnerId: f.partner }, ctx.actor);
       return { partner_id: result.partnerId, live_approved_at: result.liveApprovedAt.toISOString() };
+    },
+  }),
+
+  "partner:set-affiliate": defineCommand({
+    summary: "Enable the affiliate program (referral links and reports) for a partner, or --off to end it",
+    usage: "--partner ID [--off]",
+    booleans: ["off"],
+    flags: z.strictObject({ partner: flag.text("partner id"), off: flag.bool() }),
+    async run(ctx, f) {
+      const result = await setAffiliate(await ctx.db(), { partnerId: f.partner, isAffiliate: !f.off }, ctx.actor);
+      return { partner_id: result.partnerId, is_affiliate: result.isAffiliate };
     },
   }),
 

@@ -137,6 +137,10 @@ export const clicksReport = z
   })
   .meta({ id: "ReferralClicks" });
 
+// Query schemas are exported so the dashboard's tRPC procedures take the very same input.
+export const clicksQuery = z.object({ ...window, interval: z.enum(["day"]).optional().describe("`day` adds a per-day series.") });
+export const listSalesQuery = listQuery.extend(window);
+
 export const listClicksEndpoint = defineEndpoint({
   operationId: "getReferralClicks",
   method: "GET",
@@ -146,7 +150,7 @@ export const listClicksEndpoint = defineEndpoint({
   description: [AFFILIATE_ONLY, CLICKS, "`from`/`to` filter on the click time; both optional."].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: z.object({ ...window, interval: z.enum(["day"]).optional().describe("`day` adds a per-day series.") }),
+  query: clicksQuery,
   response: clicksReport,
   errors: ["validation_error", "forbidden"],
 });
@@ -178,12 +182,12 @@ export const listSalesEndpoint = defineEndpoint({
   description: [AFFILIATE_ONLY, ATTRIBUTION, "Newest first; `from`/`to` filter on the sale time. Refunded sales stay listed with their status."].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: listQuery.extend(window),
+  query: listSalesQuery,
   response: listEnvelope(referralSale),
   errors: ["validation_error", "forbidden"],
 });
 
-const commissionState = z.enum(["accrued", "pending", "paid_out", "reversed"]);
+export const commissionState = z.enum(["accrued", "pending", "paid_out", "reversed"]);
 
 export const commissionEntry = z
   .object({
@@ -235,6 +239,8 @@ export const listCommissionsEndpoint = defineEndpoint({
   errors: ["validation_error", "forbidden"],
 });
 
+export const listReferralPayoutsQuery = listQuery.extend(window);
+
 export const listReferralPayoutsEndpoint = defineEndpoint({
   operationId: "listReferralPayouts",
   method: "GET",
@@ -248,7 +254,7 @@ export const listReferralPayoutsEndpoint = defineEndpoint({
   ].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: listQuery.extend(window),
+  query: listReferralPayoutsQuery,
   response: listEnvelope(payout).extend({
     total_paid: z.array(z.object({ currency: currencyCode, amount_cents: moneyCents })),
   }),
@@ -268,6 +274,8 @@ export const analyticsReport = z
   })
   .meta({ id: "ReferralAnalytics" });
 
+export const analyticsQuery = z.object(window);
+
 export const getAnalyticsEndpoint = defineEndpoint({
   operationId: "getReferralAnalytics",
   method: "GET",
@@ -281,7 +289,7 @@ export const getAnalyticsEndpoint = defineEndpoint({
   ].join("\n\n"),
   scopes: ["report"],
   rateClass: "reporting",
-  query: z.object(window),
+  query: analyticsQuery,
   response: analyticsReport,
   errors: ["validation_error", "forbidden"],
 });

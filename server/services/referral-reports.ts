@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, lt, ne, sql, type SQL } from "drizzle-orm"
 import type { Db } from "@/db/client";
 import { checkoutSessions, commissionLedger, orders, referralClicks, referralLinks, referralSales, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
+import { AppError } from "@/server/errors";
 import { listPayouts, serializePayout } from "./payouts";
 import { serializeLink, type LinkRow } from "./referrals";
 import { decodeCursor, encodeCursor, pageOf } from "./pages";
@@ -115,15 +116,36 @@ async function linkStats(db: Db, ids: string[]): Promise<Map<string, LinkStats>>
   return out;
 }
 
+/** One own link with its all-time statistics; another partner's or environment's link is not_found. */
+export async function getLinkWithStatsOrThrow(db: Db, input: Owner & { linkId: string }) {
+  const [row] = await db
+    .select()
+    .from(referralLinks)
+    .where(
+      and(
+        eq(referralLinks.id, input.linkId),
+        eq(referralLinks.partnerId, input.partnerId),
+        eq(referralLinks.environment, input.environment),
+      ),
+    );
+  if (!row) throw new AppError("not_found", `link ${input.linkId} not found`);
+  return serializeLinkWithStats(row, (await linkStats(db, [row.id])).get(row.id));
+}
+
 function serializeLinkWithStats(row: LinkRow, stats: LinkStats | undefined) {
   return { ...serializeLink(row), ...(stats ?? { clicks: 0, checkouts: 0, conversions: 0, revenue: [] }) };
 }
 
 // --- GET /me/clicks ------------------------------------------------------------------
 
-export async function getClicksReport(db: Db, input: Owner & Window & { interval?: "day" }) {
+/** `linkId` narrows to one link (the dashboard's link detail); it still has to be one of the owner's. */
+export async function getClicksReport(db: Db, input: Owner & Window & { interval?: "day"; linkId?: string }) {
   checkRange(input.from, input.to);
-  const where = and(sql`${referralClicks.linkId} in (${ownLinks(input)})`, ...inWindow(referralClicks.createdAt, input));
+  const where = and(
+    sql`${referralClicks.linkId} in (${ownLinks(input)})`,
+    input.linkId ? eq(referralClicks.linkId, input.linkId) : undefined,
+    ...inWindow(referralClicks.createdAt, input),
+  );
   const [totals] = await db
     .select({
       clicks: sql<string>`count(*) filter (where not ${referralClicks.isBot})`,
@@ -150,7 +172,7 @@ export async function getClicksReport(db: Db, input: Owner & Window & { interval
 
 // --- GET /me/sales -------------------------------------------------------------------
 
-export async function listReferralSales(db: Db, input: Owner & Window & Page) {
+export async function listReferralSales(db: Db, input: Owner & Window & Page & { linkId?: string }) {
   checkRange(input.from, input.to);
   const afterId = input.cursor ? decodeCursor(input.cursor, 1)[0] : undefined;
   const rows = await db
@@ -162,6 +184,7 @@ export async function listReferralSales(db: Db, input: Owner & Window & Page) {
       and(
         eq(referralSales.partnerId, input.partnerId),
         eq(referralSales.environment, input.environment),
+        input.linkId ? eq(referralSales.linkId, input.linkId) : undefined,
         ...inWindow(referralSales.createdAt, input),
         afterId ? lt(referralSales.id, afterId) : undefined,
       ),

@@ -215,6 +215,36 @@ export function requireAffiliate(auth: { isAffiliate: boolean }): void {
   }
 }
 
+/** The partner's affiliate account, for the dashboard (REST reads it from the credential). */
+export async function getAffiliateStatus(db: Db, partnerId: string): Promise<{ isAffiliate: boolean; referralCommissionBps: number }> {
+  const [row] = await db
+    .select({ isAffiliate: partners.isAffiliate, referralCommissionBps: partners.referralCommissionBps })
+    .from(partners)
+    .where(eq(partners.id, partnerId));
+  if (!row) throw new AppError("not_found", `partner ${partnerId} not found`);
+  return row;
+}
+
+/** Staff switch for the affiliate program (admin console, CLI, tests); audited. */
+export async function setAffiliate(db: Db, input: { partnerId: string; isAffiliate: boolean }, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const now = clock.now();
+    const [row] = await tx
+      .update(partners)
+      .set({ isAffiliate: input.isAffiliate, updatedAt: now })
+      .where(eq(partners.id, input.partnerId))
+      .returning({ id: partners.id, isAffiliate: partners.isAffiliate });
+    if (!row) throw new AppError("not_found", `partner ${input.partnerId} not found`);
+    await recordAudit(tx, actor, {
+      action: input.isAffiliate ? "partner.affiliate_enabled" : "partner.affiliate_disabled",
+      targetType: "partner",
+      targetId: row.id,
+      partnerId: row.id,
+    }, now);
+    return { partnerId: row.id, isAffiliate: row.isAffiliate };
+  });
+}
+
 export interface CreateLinkInput {
   partnerId: string;
   environment: Environment;

@@ -1,8 +1,10 @@
 import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
+import { brokerageRouter } from "./brokerage";
 import { eventsRouter } from "./events";
 import { keysRouter } from "./keys";
 import { ordersRouter } from "./orders";
+import { linksRouter } from "./links";
 import { requestsRouter } from "./requests";
 import { sandboxRouter } from "./sandbox";
 import { teamRouter } from "./team";
@@ -20,6 +22,8 @@ export const appRouter = createTRPCRouter({
   requests: requestsRouter,
   team: teamRouter,
   sandbox: sandboxRouter,
+  links: linksRouter,
+  brokerage: brokerageRouter,
 });
 
 export type AppRouter = typeof appRouter;
