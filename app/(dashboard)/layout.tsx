@@ -11,6 +11,7 @@ import { requireSessionUser } from "@/server/auth/session";
 const navByRole: Record<"partner" | "admin" | "customer", NavItem[]> = {
   partner: [
     { href: "/dashboard", label: "Overview" },
+    { href: "/dashboard/finance", label: "Finance" },
     { href: "/dashboard/keys", label: "API keys" },
     { href: "/dashboard/webhooks", label: "Webhooks" },
     { href: "/dashboard/events", label: "Events" },

@@ -1,6 +1,8 @@
 import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
 import { eventsRouter } from "./events";
+import { financeRouter } from "./finance";
+import { homeRouter } from "./home";
 import { keysRouter } from "./keys";
 import { requestsRouter } from "./requests";
 import { webhooksRouter } from "./webhooks";
@@ -14,6 +16,8 @@ export const appRouter = createTRPCRouter({
   webhooks: webhooksRouter,
   events: eventsRouter,
   requests: requestsRouter,
+  home: homeRouter,
+  finance: financeRouter,
 });
 
 export type AppRouter = typeof appRouter;
