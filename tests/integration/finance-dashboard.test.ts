@@ -192,10 +192,18 @@ before(async () => {
   await session(b.partnerId, placed.otherPartner!, at(6, 3), true);
 
   // Webhook deliveries: 3 succeeded and 1 failed this period (1 pending, not counted), 1 of 2 before.
-  // The endpoint row as registration leaves it (no DNS here; nothing is delivered by this suite).
+  // An endpoint row (no DNS here), turned off so that no worker delivers this suite's events.
   const [endpoint] = await getDb()
     .insert(webhookEndpoints)
-    .values({ id: newId("webhookEndpoint"), partnerId: a.partnerId, environment: "sandbox", url: "https://hooks.example/finance", secretSealed: "not-used-here" })
+    .values({
+      id: newId("webhookEndpoint"),
+      partnerId: a.partnerId,
+      environment: "sandbox",
+      url: "https://hooks.example/finance",
+      secretSealed: "not-used-here",
+      active: false,
+      disabledReason: "partner",
+    })
     .returning();
   assert.ok(endpoint);
   await deliveries(a.partnerId, endpoint.id, at(6, 3), ["succeeded", "succeeded", "failed"]);

@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Suspense } from "react";
 import { useTRPC } from "@/app/providers";
 import { OPENAPI_URL } from "@/components/shell/brand";
+import { HomeFigures } from "./home-figures";
 import { FirstKeyOffer, OnboardingChecklist } from "./onboarding";
 import {
   Alert,
@@ -77,6 +79,11 @@ export function PartnerOverview({ canChange }: { canChange: boolean }) {
       />
 
       {credentials.sandbox === 0 ? <FirstKeyOffer canCreate={canChange} /> : null}
+
+      {/* The period is in the URL (useSearchParams), which needs a boundary of its own. */}
+      <Suspense fallback={<Skeleton className="h-64 rounded-xl" />}>
+        <HomeFigures />
+      </Suspense>
 
       <dl className="grid gap-4 sm:grid-cols-3">
         <Stat
