@@ -45,12 +45,12 @@ export function ChartFrame({ id, title, description, summary, table, children, h
   return (
     <Card data-testid={testId} className="min-w-0">
       <figure className="m-0" aria-labelledby={`${id}-title`}>
-        <CardHeader className="flex-row items-start justify-between gap-3">
+        <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <figcaption className="min-w-0">
             <CardTitle id={`${id}-title`}>{title}</CardTitle>
             {description ? <CardDescription className="mt-1">{description}</CardDescription> : null}
           </figcaption>
-          <Button variant="secondary" size="sm" aria-controls={bodyId} aria-expanded={asTable} onClick={() => setAsTable((v) => !v)}>
+          <Button variant="secondary" size="sm" className="self-start" aria-controls={bodyId} aria-expanded={asTable} onClick={() => setAsTable((v) => !v)}>
             {asTable ? "Show as chart" : "Show as table"}
           </Button>
         </CardHeader>

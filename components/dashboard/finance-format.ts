@@ -21,7 +21,9 @@ export function currencyDigits(currency: string): number {
 /** "$1.2K": an axis or sparkline label, rounded; never the figure of record. */
 export function formatMoneyCompact(cents: number, currency: string): string {
   const units = cents / 10 ** currencyDigits(currency);
-  return new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", maximumFractionDigits: 1 }).format(units);
+  // Below ten units the cents matter, or the ticks of a small chart would all read "$0".
+  const fraction = Math.abs(units) < 10 ? currencyDigits(currency) : 1;
+  return new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", maximumFractionDigits: fraction }).format(units);
 }
 
 const integer = new Intl.NumberFormat("en-US");

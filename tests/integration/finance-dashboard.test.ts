@@ -33,7 +33,8 @@ import { callRoute, createTestPartner, type TestCredential } from "../helpers/pa
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const YEAR = 1951 + randomInt(25);
+// After 1970 (ids carry the creation time) and before the years of the referral (1981+) and settlement (2001+) suites.
+const YEAR = 1971 + randomInt(10);
 const at = (month: number, day: number, hour = 12) => new Date(Date.UTC(YEAR, month - 1, day, hour));
 const ymd = (month: number, day: number) => `${YEAR}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 /** "Today" for the home: 30d is May 17 .. June 15, the previous 30d April 17 .. May 16. */

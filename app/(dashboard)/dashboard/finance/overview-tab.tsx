@@ -195,32 +195,36 @@ function GmvChart({ points, currency, granularity, referral }: { points: Point[]
         </ScrollTable>
       }
     >
-      <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 280 }}>
-        <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} accessibilityLayer={false}>
-          <CartesianGrid stroke={chartColors.grid} vertical={false} />
-          <XAxis dataKey="label" tick={axisTick} tickLine={false} axisLine={{ stroke: chartColors.grid }} minTickGap={16} interval="preserveStartEnd" />
-          <YAxis tick={axisTick} tickLine={false} axisLine={false} width={56} tickFormatter={(v: number) => formatMoneyCompact(v, currency)} allowDecimals={false} />
-          <Tooltip
-            formatter={(value, name) => [formatMoney(Number(value), currency), name]}
-            labelFormatter={(_, payload) => {
-              const bucket = (payload?.[0]?.payload as Point | undefined)?.bucket;
-              return bucket ? describeBucket(bucket, granularity) : "";
-            }}
-            contentStyle={{ fontSize: 12, borderRadius: 8, borderColor: chartColors.grid }}
-          />
-          <Legend
-            wrapperStyle={{ fontSize: 12 }}
-            iconSize={10}
-            itemSorter={null}
-            formatter={(value: string) => <span style={{ color: chartColors.ink }}>{value}</span>}
-          />
-          <Bar dataKey="gmvCents" name="GMV" fill={chartColors.brandSoft} stroke={chartColors.brand} strokeWidth={1} radius={[3, 3, 0, 0]} maxBarSize={36} isAnimationActive={false} />
-          <Line dataKey="commissionCents" name="Sales commission" stroke={chartColors.success} strokeWidth={2} dot={false} type="monotone" isAnimationActive={false} />
-          {referral ? (
-            <Line dataKey="referralCommissionCents" name="Referral commission" stroke={chartColors.warning} strokeWidth={2} strokeDasharray="4 3" dot={false} type="monotone" isAnimationActive={false} />
-          ) : null}
-        </ComposedChart>
-      </ResponsiveContainer>
+      {gmv === 0 && commission === 0 ? (
+        <p className="flex h-full items-center justify-center text-sm text-muted">No sales in {currency} in these dates.</p>
+      ) : (
+        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 280 }}>
+          <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} accessibilityLayer={false}>
+            <CartesianGrid stroke={chartColors.grid} vertical={false} />
+            <XAxis dataKey="label" tick={axisTick} tickLine={false} axisLine={{ stroke: chartColors.grid }} minTickGap={16} interval="preserveStartEnd" />
+            <YAxis tick={axisTick} tickLine={false} axisLine={false} width={56} tickFormatter={(v: number) => formatMoneyCompact(v, currency)} allowDecimals={false} />
+            <Tooltip
+              formatter={(value, name) => [formatMoney(Number(value), currency), name]}
+              labelFormatter={(_, payload) => {
+                const bucket = (payload?.[0]?.payload as Point | undefined)?.bucket;
+                return bucket ? describeBucket(bucket, granularity) : "";
+              }}
+              contentStyle={{ fontSize: 12, borderRadius: 8, borderColor: chartColors.grid }}
+            />
+            <Legend
+              wrapperStyle={{ fontSize: 12 }}
+              iconSize={10}
+              itemSorter={null}
+              formatter={(value: string) => <span style={{ color: chartColors.ink }}>{value}</span>}
+            />
+            <Bar dataKey="gmvCents" name="GMV" fill={chartColors.brandSoft} stroke={chartColors.brand} strokeWidth={1} radius={[3, 3, 0, 0]} maxBarSize={36} isAnimationActive={false} />
+            <Line dataKey="commissionCents" name="Sales commission" stroke={chartColors.success} strokeWidth={2} dot={false} type="monotone" isAnimationActive={false} />
+            {referral ? (
+              <Line dataKey="referralCommissionCents" name="Referral commission" stroke={chartColors.warning} strokeWidth={2} strokeDasharray="4 3" dot={false} type="monotone" isAnimationActive={false} />
+            ) : null}
+          </ComposedChart>
+        </ResponsiveContainer>
+      )}
     </ChartFrame>
   );
 }
