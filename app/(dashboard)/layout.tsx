@@ -13,6 +13,7 @@ import { requireSessionUser } from "@/server/auth/session";
 const partnerNav: Array<NavItem & { needs: PartnerPermission }> = [
   { href: "/dashboard", label: "Overview", needs: "readMoney" },
   { href: "/dashboard/orders", label: "Orders", needs: "readMoney" },
+  { href: "/dashboard/finance", label: "Finance", needs: "readMoney" },
   { href: "/dashboard/links", label: "Links", needs: "readMoney" },
   { href: "/dashboard/brokerage", label: "Brokerage", needs: "readMoney" },
   { href: "/dashboard/keys", label: "API keys", needs: "readIntegration" },

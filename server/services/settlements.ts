@@ -392,7 +392,7 @@ export function checkRange(from: Date | undefined, to: Date | undefined): void {
 }
 
 /** The first UTC date whose midnight is at or after `at`, as `YYYY-MM-DD`. */
-function ceilDate(at: Date): string {
+export function ceilDate(at: Date): string {
   const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
   return new Date(day === at.getTime() ? day : day + 86_400_000).toISOString().slice(0, 10);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { clock } from "@/server/clock";
@@ -367,14 +367,24 @@ export async function enableEndpoint(db: Database, input: EndpointOwner & { rese
   return { endpoint: serializeConsoleEndpoint(row!), resent };
 }
 
-/** Delivery counts of the last 24 hours, for the endpoint card. */
-export async function deliveryStats(db: Db, owner: EndpointOwner) {
-  const since = new Date(clock.nowMs() - 86_400_000);
+/**
+ * Delivery counts by delivery creation time: the last 24 hours for the endpoint
+ * card, or a window (`from` inclusive, `to` exclusive) for the home figures.
+ */
+export async function deliveryStats(db: Db, owner: EndpointOwner, window?: { from: Date; to: Date }) {
+  const since = window?.from ?? new Date(clock.nowMs() - 86_400_000);
   const rows = await db
     .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookEndpoints.partnerId, owner.partnerId), eq(webhookEndpoints.environment, owner.environment), gte(webhookDeliveries.createdAt, since)))
+    .where(
+      and(
+        eq(webhookEndpoints.partnerId, owner.partnerId),
+        eq(webhookEndpoints.environment, owner.environment),
+        gte(webhookDeliveries.createdAt, since),
+        window ? lt(webhookDeliveries.createdAt, window.to) : undefined,
+      ),
+    )
     .groupBy(webhookDeliveries.status);
   const by = new Map(rows.map((r) => [r.status, r.n]));
   return { succeeded: by.get("succeeded") ?? 0, failed: by.get("failed") ?? 0, pending: (by.get("pending") ?? 0) + (by.get("delivering") ?? 0) };

@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Suspense } from "react";
 import { useTRPC } from "@/app/providers";
 import { OPENAPI_URL } from "@/components/shell/brand";
+import { HomeFigures } from "./home-figures";
 import { FirstKeyOffer, OnboardingChecklist } from "./onboarding";
 import {
   Alert,
@@ -24,6 +26,9 @@ const paymentModels = {
 export function PartnerOverview({ canChange }: { canChange: boolean }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.account.overview.queryOptions());
+  // Until sandbox onboarding is done the checklist leads; then the figures do (same query as the checklist's).
+  const onboarding = useQuery(trpc.account.onboarding.queryOptions());
+  const onboarded = onboarding.data?.every((step) => step.done) ?? false;
 
   if (overview.isPending) {
     return (
@@ -78,6 +83,13 @@ export function PartnerOverview({ canChange }: { canChange: boolean }) {
 
       {credentials.sandbox === 0 ? <FirstKeyOffer canCreate={canChange} /> : null}
 
+      {onboarded ? null : <OnboardingChecklist />}
+
+      {/* The period is in the URL (useSearchParams), which needs a boundary of its own. */}
+      <Suspense fallback={<Skeleton className="h-64 rounded-xl" />}>
+        <HomeFigures />
+      </Suspense>
+
       <dl className="grid gap-4 sm:grid-cols-3">
         <Stat
           testId="sandbox-inventory"
@@ -105,7 +117,7 @@ export function PartnerOverview({ canChange }: { canChange: boolean }) {
         />
       </dl>
 
-      <OnboardingChecklist />
+      {onboarded ? <OnboardingChecklist /> : null}
     </div>
   );
 }

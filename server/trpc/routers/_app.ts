@@ -2,6 +2,8 @@ import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
 import { brokerageRouter } from "./brokerage";
 import { eventsRouter } from "./events";
+import { financeRouter } from "./finance";
+import { homeRouter } from "./home";
 import { keysRouter } from "./keys";
 import { ordersRouter } from "./orders";
 import { linksRouter } from "./links";
@@ -24,6 +26,8 @@ export const appRouter = createTRPCRouter({
   sandbox: sandboxRouter,
   links: linksRouter,
   brokerage: brokerageRouter,
+  home: homeRouter,
+  finance: financeRouter,
 });
 
 export type AppRouter = typeof appRouter;
