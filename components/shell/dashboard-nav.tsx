@@ -15,7 +15,9 @@ export function DashboardNav({ items }: { items: NavItem[] }) {
   return (
     <nav aria-label="Dashboard" className="-mb-px flex gap-1 overflow-x-auto">
       {items.map((item) => {
-        const active = item.href === "/dashboard" ? pathname === item.href : pathname.startsWith(item.href);
+        // A section's root (/dashboard, /admin) is current only on itself; others also on their sub-pages.
+        const isRoot = items.some((other) => other.href.startsWith(`${item.href}/`));
+        const active = isRoot ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
           <Link
             key={item.href}

@@ -56,10 +56,10 @@ test("a wrong password shows an error and keeps the user signed out", async ({ p
   expect(await session.json()).toEqual({});
 });
 
-test("an admin lands on the admin placeholder", async ({ page }) => {
+test("an admin lands on the admin console", async ({ page }) => {
   await signIn(page, "admin@example.com", "admin-password");
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByTestId("admin-placeholder")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "Admin console", level: 1 })).toBeVisible();
 });
 
 test("sign-in works without JavaScript", async ({ browser }) => {

@@ -114,7 +114,7 @@ export async function decideProductionAccess(
       targetType: "partner",
       targetId: row.partnerId,
       partnerId: row.partnerId,
-      data: { request_id: row.id, note: input.note ?? null },
+      data: { request_id: row.id, before: "pending", after: input.decision, reason: input.note ?? null },
     });
     return serializeAccessRequest(row);
   });

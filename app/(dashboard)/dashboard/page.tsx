@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { OPENAPI_URL } from "@/components/shell/brand";
-import { buttonClasses, Card, CardContent, CardDescription, CardHeader, CardTitle, CodeBlock, PageHeader } from "@/components/ui";
+import { buttonClasses, Card, CardContent, CardDescription, CardHeader, CardTitle, PageHeader } from "@/components/ui";
 import { can } from "@/server/auth/partner-roles";
 import { requireSessionUser } from "@/server/auth/session";
 import { PartnerOverview } from "./partner-overview";
@@ -12,25 +13,8 @@ export default async function DashboardPage() {
 
   if (user.role === "partner" && user.partnerId) return <PartnerOverview canChange={can(user.partnerRole, "changeIntegration")} />;
 
-  if (user.role === "admin") {
-    return (
-      <div className="space-y-8">
-        <PageHeader title="Admin" description="Operate partners, inventory, orders and settlements." />
-        <Card data-testid="admin-placeholder">
-          <CardHeader>
-            <CardTitle>Admin console</CardTitle>
-            <CardDescription>
-              Partner approval, credentials, inventory, order transfers, settlement runs, brokerage and OAuth
-              revocation will live here. Until then, use the operations CLI:
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <CodeBlock tone="light">npm run --silent admin -- help</CodeBlock>
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
+  // Staff work in the admin console.
+  if (user.role === "admin") redirect("/admin");
 
   return (
     <div className="space-y-8">

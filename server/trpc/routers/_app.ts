@@ -1,5 +1,6 @@
 import { createCallerFactory, createTRPCRouter } from "../init";
 import { accountRouter } from "./account";
+import { adminRouter } from "./admin";
 import { brokerageRouter } from "./brokerage";
 import { eventsRouter } from "./events";
 import { financeRouter } from "./finance";
@@ -17,6 +18,7 @@ import { webhooksRouter } from "./webhooks";
 
 export const appRouter = createTRPCRouter({
   account: accountRouter,
+  admin: adminRouter,
   keys: keysRouter,
   orders: ordersRouter,
   webhooks: webhooksRouter,

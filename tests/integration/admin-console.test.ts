@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { eq } from "drizzle-orm";
+import { ZodError } from "zod";
+import { closeDb, getDb } from "@/db/client";
+import { auditLog, partners, productionAccessRequests, users } from "@/db/schema";
+import type { SessionUser } from "@/server/auth/session";
+import { AppError } from "@/server/errors";
+import { requestProductionAccess } from "@/server/services/account";
+import { createUser } from "@/server/services/partners";
+import { appRouter, createCaller } from "@/server/trpc/routers/_app";
+import { runAdmin } from "../helpers/cli";
+import { createTestPartner, uniqueSuffix } from "../helpers/partner";
+
+// The admin console's procedures against the real database: every one of them
+// refuses everyone but staff (enumerated from the router, not a sample), and a
+// decision made in the console and one made with the CLI come out the same.
+
+after(closeDb);
+
+const isCode = (code: string) => (error: unknown) => {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof AppError) return cause.code === code;
+  if (cause instanceof ZodError) return code === "validation_error";
+  return false;
+};
+
+async function staff(): Promise<SessionUser> {
+  const created = await createUser(getDb(), { email: `staff-${uniqueSuffix()}@ops.example`, password: "staff-password-1", role: "admin" });
+  return { id: created.userId, email: created.email, name: null, role: "admin", partnerId: null, partnerRole: null };
+}
+
+async function partnerOwner(partnerId: string, partnerRole: SessionUser["partnerRole"] = "owner"): Promise<SessionUser> {
+  const [row] = await getDb().select().from(users).where(eq(users.partnerId, partnerId));
+  assert.ok(row);
+  return { id: row.id, email: row.email, name: row.name, role: "partner", partnerId, partnerRole };
+}
+
+const callerFor = (user: SessionUser | null) => createCaller({ db: getDb(), user, environment: "sandbox" });
+
+/** Calls `path` (e.g. "admin.accessRequests.list") on a caller with `input`. */
+function call(caller: ReturnType<typeof callerFor>, path: string, input: unknown): Promise<unknown> {
+  let target: unknown = caller;
+  for (const part of path.split(".")) target = (target as Record<string, unknown>)[part];
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}
+
+async function pendingRequest(partnerId: string, requestedBy: string) {
+  await getDb().update(partners).set({ liveApprovedAt: null }).where(eq(partners.id, partnerId));
+  return requestProductionAccess(
+    getDb(),
+    { partnerId, requestedBy, website: "https://reseller.example", useCase: "We resell domains to our hosting customers.", expectedMonthlyOrders: 40 },
+    { type: "partner", id: requestedBy },
+  );
+}
+
+describe("admin console procedures", () => {
+  const adminPaths = Object.keys(appRouter._def.procedures).filter((path) => path.startsWith("admin."));
+
+  it("every admin procedure answers FORBIDDEN to partner staff of each role and to customers, UNAUTHORIZED signed out", async () => {
+    assert.ok(adminPaths.length >= 3, adminPaths.join());
+    const { partnerId } = await createTestPartner();
+    const customer = await createUser(getDb(), { email: `buyer-${uniqueSuffix()}@shop.example`, password: "buyer-password-1", role: "customer" });
+    const owner = await partnerOwner(partnerId);
+    const identities: Array<[string, SessionUser]> = [
+      ...(["owner", "developer", "finance", "viewer"] as const).map((role): [string, SessionUser] => [`partner ${role}`, { ...owner, partnerRole: role }]),
+      ["customer", { id: customer.userId, email: customer.email, name: null, role: "customer", partnerId: null, partnerRole: null }],
+    ];
+    const before = await getDb().select().from(productionAccessRequests).where(eq(productionAccessRequests.partnerId, partnerId));
+    const table: string[] = [];
+    for (const path of adminPaths) {
+      for (const [label, user] of identities) {
+        // Valid-looking input: the refusal must come from the role, before the input is read.
+        await assert.rejects(call(callerFor(user), path, { requestId: "par_x", decision: "approved", note: "because" }), isCode("forbidden"), `${label} ${path}`);
+      }
+      await assert.rejects(call(callerFor(null), path, {}), isCode("unauthorized"), `signed out ${path}`);
+      table.push(path);
+    }
+    assert.deepEqual(await getDb().select().from(productionAccessRequests).where(eq(productionAccessRequests.partnerId, partnerId)), before);
+    assert.ok(table.includes("admin.accessRequests.decide") && table.includes("admin.overview"));
+  });
+
+  it("staff approve from the console with a reason: live access, the partner sees it, audited with before and after", async () => {
+    const admin = callerFor(await staff());
+    const { partnerId } = await createTestPartner();
+    const owner = await partnerOwner(partnerId);
+    const request = await pendingRequest(partnerId, owner.id);
+
+    const pending = await admin.admin.accessRequests.list({ status: "pending", limit: 100 });
+    assert.ok(pending.requests.some((r) => r.id === request.id));
+    assert.ok((await admin.admin.overview()).pendingAccessRequests >= 1);
+    await assert.rejects(admin.admin.accessRequests.decide({ requestId: request.id, decision: "approved", note: "" }), isCode("validation_error"));
+
+    const decided = await admin.admin.accessRequests.decide({ requestId: request.id, decision: "approved", note: "Website and volumes check out." });
+    assert.equal(decided.status, "approved");
+    await assert.rejects(admin.admin.accessRequests.decide({ requestId: request.id, decision: "declined", note: "twice" }), isCode("not_found"));
+    const organisation = await callerFor(owner).account.organisation();
+    assert.ok(organisation.liveApprovedAt);
+    assert.equal(organisation.accessRequest?.decisionNote, "Website and volumes check out.");
+    const live = await createCaller({ db: getDb(), user: owner, environment: "live" }).keys.create({ name: "Live", scopes: ["search"], allowedCidrs: "" });
+    assert.match(live.keyId, /^pk_live_/);
+    const [audit] = await getDb().select().from(auditLog).where(eq(auditLog.action, "partner.production_access_approved")).orderBy(auditLog.id);
+    const rows = await getDb().select().from(auditLog).where(eq(auditLog.targetId, partnerId));
+    const approval = rows.find((r) => r.action === "partner.production_access_approved");
+    assert.ok(audit && approval);
+    assert.equal(approval.actorType, "admin");
+    assert.deepEqual(approval.data, { request_id: request.id, before: "pending", after: "approved", reason: "Website and volumes check out." });
+  });
+
+  it("the CLI and the console decide through the same service: the same rows come out", async () => {
+    const admin = await staff();
+    const decide = async (how: "console" | "cli") => {
+      const { partnerId } = await createTestPartner();
+      const owner = await partnerOwner(partnerId);
+      const request = await pendingRequest(partnerId, owner.id);
+      const note = "Not enough detail about the buyers.";
+      const answer =
+        how === "console"
+          ? await callerFor(admin).admin.accessRequests.decide({ requestId: request.id, decision: "declined", note })
+          : (JSON.parse((await runAdmin("partner:access-decide", "--request", request.id, "--decline", "--note", note)).stdout) as Record<string, unknown>);
+      const [row] = await getDb().select().from(productionAccessRequests).where(eq(productionAccessRequests.id, request.id));
+      const [partner] = await getDb().select().from(partners).where(eq(partners.id, partnerId));
+      const audit = (await getDb().select().from(auditLog).where(eq(auditLog.targetId, partnerId))).find((r) => r.action === "partner.production_access_declined");
+      const strip = (value: Record<string, unknown>) => ({ ...value, id: "-", partnerId: "-", createdAt: "-", decidedAt: "-", request_id: "-" });
+      return {
+        answer: strip(answer as Record<string, unknown>),
+        row: { status: row?.status, note: row?.decisionNote, decided: Boolean(row?.decidedAt) },
+        live: partner?.liveApprovedAt ?? null,
+        audit: audit ? strip(audit.data as Record<string, unknown>) : null,
+      };
+    };
+    const viaConsole = await decide("console");
+    const viaCli = await decide("cli");
+    assert.deepEqual(viaCli, viaConsole);
+    assert.equal(viaConsole.row.status, "declined");
+  });
+});
