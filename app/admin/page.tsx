@@ -10,7 +10,7 @@ export default async function AdminOverviewPage() {
   const overview = await getAdminOverview(getDb());
   const queues = [
     { label: "Production access requests waiting", value: overview.pendingAccessRequests, href: "/admin/access-requests?status=pending" },
-    { label: "Orders held for manual review", value: overview.ordersInManualReview },
+    { label: "Orders held for manual review", value: overview.ordersInManualReview, href: "/admin/orders?status=MANUAL_REVIEW" },
     { label: "Open brokerage cases", value: overview.openBrokerageCases },
     { label: "Webhook endpoints failing or disabled", value: overview.failingWebhookEndpoints },
   ];
@@ -49,8 +49,8 @@ export default async function AdminOverviewPage() {
         <CardHeader>
           <CardTitle>Operations CLI</CardTitle>
           <CardDescription>
-            Every console action calls the same service as its CLI command; what the console does not offer yet (order transitions, settlement
-            runs, inventory, OAuth revocation) the CLI does.
+            Every console action calls the same service as its CLI command; what the console does not offer yet (settlement runs, inventory,
+            brokerage, OAuth revocation) the CLI does.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -3,10 +3,12 @@ import { after, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
-import { auditLog, partners, productionAccessRequests, users } from "@/db/schema";
+import { auditLog, events, orders, partners, productionAccessRequests, users } from "@/db/schema";
 import type { SessionUser } from "@/server/auth/session";
 import { AppError } from "@/server/errors";
 import { requestProductionAccess } from "@/server/services/account";
+import { addDomain } from "@/server/services/inventory";
+import { createOrder } from "@/server/services/orders";
 import { createUser } from "@/server/services/partners";
 import { appRouter, createCaller } from "@/server/trpc/routers/_app";
 import { runAdmin } from "../helpers/cli";
@@ -133,5 +135,53 @@ describe("admin console procedures", () => {
     const viaCli = await decide("cli");
     assert.deepEqual(viaCli, viaConsole);
     assert.equal(viaConsole.row.status, "declined");
+  });
+
+  it("staff move a held order through review to a completed transfer, each with a reason the partner sees", async () => {
+    const admin = callerFor(await staff());
+    const { partnerId } = await createTestPartner();
+    const owner = await partnerOwner(partnerId);
+    const domain = `held-${uniqueSuffix()}.com`;
+    await addDomain(getDb(), { environment: "sandbox", name: domain, priceCents: 1_500_000 });
+    const { order } = await createOrder(getDb(), {
+      partnerId,
+      environment: "sandbox",
+      domain,
+      expectedPriceCents: 1_500_000,
+      currency: "USD",
+      buyer: { email: "big-buyer@example.com" },
+      actor: { type: "partner", id: owner.id },
+    });
+    assert.equal(order.status, "MANUAL_REVIEW");
+
+    const queue = await admin.admin.orders.list({ status: "MANUAL_REVIEW", q: domain.slice(0, 12), limit: 100 });
+    assert.deepEqual(queue.orders.map((o) => o.id), [order.id]);
+    assert.deepEqual((await admin.admin.orders.get({ id: order.id })).actions, ["clear_review", "cancel", "refund"]);
+    await assert.rejects(admin.admin.orders.transition({ id: order.id, action: "clear_review", reason: "" }), isCode("validation_error"));
+    await assert.rejects(admin.admin.orders.transition({ id: order.id, action: "complete_transfer", reason: "too early" }), isCode("conflict"));
+
+    const steps = [
+      ["clear_review", "Buyer identity verified by phone."],
+      ["start_transfer", "Auth code sent to the buyer's registrar."],
+      ["complete_transfer", "Registrar confirmed the transfer."],
+    ] as const;
+    for (const [action, reason] of steps) await admin.admin.orders.transition({ id: order.id, action, reason });
+    const done = await admin.admin.orders.get({ id: order.id });
+    assert.equal(done.order.status, "TRANSFER_COMPLETED");
+    assert.deepEqual(done.actions, []);
+
+    // The partner's own view of the order carries the staff reasons; the events follow the moves.
+    const seen = await callerFor(owner).orders.get({ id: order.id });
+    const notes = JSON.stringify(seen);
+    for (const [, reason] of steps) assert.ok(notes.includes(reason), reason);
+    const types = (await getDb().select({ type: events.type }).from(events).where(eq(events.partnerId, partnerId)).orderBy(events.id)).map((e) => e.type);
+    assert.deepEqual(types, ["order.recorded", "order.manual_review_cleared", "order.transfer_started", "order.transfer_completed"]);
+    const audits = (await getDb().select().from(auditLog).where(eq(auditLog.targetId, order.id))).filter((a) => a.actorType === "admin");
+    assert.deepEqual(
+      audits.map((a) => [a.action, (a.data as { note: string }).note]).sort(),
+      steps.map(([action, reason]) => [`order.${action}`, reason]).sort(),
+    );
+    const [row] = await getDb().select().from(orders).where(eq(orders.id, order.id));
+    assert.ok(row?.transferCompletedAt);
   });
 });

@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { decideProductionAccess, listAccessRequests } from "@/server/services/account";
 import { getAdminOverview } from "@/server/services/admin";
+import { getOrderForStaff, searchOrdersForStaff, staffActions } from "@/server/services/admin-orders";
+import { transitionOrder, type OrderStatus } from "@/server/services/order-states";
+import { refundOrder } from "@/server/services/refunds";
+import { orderStatus } from "@/db/schema";
 import { adminProcedure, createTRPCRouter } from "../init";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
 
 const status = z.enum(["pending", "approved", "declined"]);
+const reason = z.string().trim().min(3, "Give a reason (it goes on the timeline and in the audit log)").max(1000);
+const orderId = z.string().min(1).max(100);
 
 export const adminRouter = createTRPCRouter({
   /** admin.overview - the queues waiting for staff */
@@ -29,5 +35,31 @@ export const adminRouter = createTRPCRouter({
         }),
       )
       .mutation(({ ctx, input }) => decideProductionAccess(ctx.db, input, { type: "admin", id: ctx.user.id })),
+  }),
+  orders: createTRPCRouter({
+    /** admin.orders.list - across partners, newest first; the manual-review queue is status MANUAL_REVIEW */
+    list: adminProcedure
+      .input(
+        z.object({
+          status: z.enum(orderStatus.enumValues as [OrderStatus, ...OrderStatus[]]).optional(),
+          environment: z.enum(["sandbox", "live"]).optional(),
+          partnerId: z.string().max(100).optional(),
+          q: z.string().trim().max(253).optional(),
+          cursor: z.string().max(100).nullish(),
+          limit: z.number().int().min(1).max(100).default(25),
+        }),
+      )
+      .query(({ ctx, input }) => searchOrdersForStaff(ctx.db, { ...input, q: input.q || undefined, partnerId: input.partnerId || undefined })),
+    /** admin.orders.get - the order, its timeline and the moves allowed from here */
+    get: adminProcedure.input(z.object({ id: orderId })).query(({ ctx, input }) => getOrderForStaff(ctx.db, input.id)),
+    /** admin.orders.transition - one move of the state machine, with a reason (order:clear-review, order:start-transfer, ...) */
+    transition: adminProcedure
+      .input(z.object({ id: orderId, action: z.enum(staffActions), reason }))
+      .mutation(async ({ ctx, input }) => {
+        const actor = { type: "admin" as const, id: ctx.user.id };
+        if (input.action === "refund") await refundOrder(ctx.db, { orderId: input.id, reason: input.reason, actor });
+        else await transitionOrder(ctx.db, { orderId: input.id, action: input.action, actor, note: input.reason });
+        return getOrderForStaff(ctx.db, input.id);
+      }),
   }),
 });
