@@ -15,6 +15,7 @@ const nav: NavItem[] = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/access-requests", label: "Access requests" },
+  { href: "/admin/audit", label: "Audit log" },
 ];
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {

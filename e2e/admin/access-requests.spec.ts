@@ -54,6 +54,13 @@ test("staff approve a production-access request; the partner then creates a live
   await expect(request).toHaveCount(0); // gone from the pending filter
   await staff.getByLabel("Status").selectOption("approved");
   await expect(staff.getByTestId("access-request").filter({ hasText: partner.company })).toContainText("Website and volumes check out.");
+  const partnerId = (await staff.getByTestId("access-request").filter({ hasText: partner.company }).getAttribute("data-partner-id"))!;
+  await staff.goto(`/admin/audit?action=partner.production_access_approved&partnerId=${partnerId}`);
+  const entry = staff.getByTestId("audit-entry");
+  await expect(entry).toHaveCount(1);
+  await expect(entry.getByTestId("audit-change")).toContainText("pending");
+  await expect(entry.getByTestId("audit-change")).toContainText("approved");
+  await expect(entry).toContainText("admin@example.com");
   await staffContext.close();
 
   // The partner sees the decision and creates a live key.

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog, partnerInvitations, partners, users } from "@/db/schema";
+import { partnerInvitations, partners, users } from "@/db/schema";
 import type { PartnerRole } from "@/server/auth/partner-roles";
 import { clock } from "@/server/clock";
 import { hashPassword, sha256Hex } from "@/server/crypto";
 import { AppError, isUniqueViolation, notFound } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { getEnv } from "@/server/env";
-import { recordAudit } from "./audit";
+import { listAudit, recordAudit } from "./audit";
 import type { Actor } from "./partners";
 
 // A partner's team: members and their roles, invitations by link (no mail
@@ -291,43 +291,7 @@ export interface AuditPage {
   action?: string;
 }
 
-const actorNames: Record<string, string> = { admin: "Marketplace staff", cli: "Marketplace operations", system: "System" };
-
-/** The organisation's own audit log, newest first; the cursor is the last row's id (ids sort by time). */
+/** The organisation's own audit log, newest first (staff and system actors are not named). */
 export async function listPartnerAudit(db: Db, input: AuditPage) {
-  const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
-  const rows = await db
-    .select({
-      id: auditLog.id,
-      action: auditLog.action,
-      actorType: auditLog.actorType,
-      actorId: auditLog.actorId,
-      actorEmail: users.email,
-      targetType: auditLog.targetType,
-      targetId: auditLog.targetId,
-      environment: auditLog.environment,
-      data: auditLog.data,
-      createdAt: auditLog.createdAt,
-    })
-    .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorId))
-    .where(
-      and(
-        eq(auditLog.partnerId, input.partnerId),
-        input.action ? or(eq(auditLog.action, input.action), sql`${auditLog.action} like ${`${input.action.replace(/[%_\\]/g, "\\$&")}.%`}`) : undefined,
-        input.cursor ? lt(auditLog.id, input.cursor) : undefined,
-      ),
-    )
-    .orderBy(desc(auditLog.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return {
-    entries: page.map((row) => ({
-      ...row,
-      // Staff and the system act on a partner too; only partner logins are named by email here.
-      actor: row.actorType === "partner" ? (row.actorEmail ?? row.actorId ?? "Sign-up") : (actorNames[row.actorType] ?? row.actorType),
-      createdAt: row.createdAt.toISOString(),
-    })),
-    nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
-  };
+  return listAudit(db, { ...input, namesStaff: false });
 }

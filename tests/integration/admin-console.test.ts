@@ -183,5 +183,19 @@ describe("admin console procedures", () => {
     );
     const [row] = await getDb().select().from(orders).where(eq(orders.id, order.id));
     assert.ok(row?.transferCompletedAt);
+
+    // The audit viewer: by entity, by action family and actor type, paged newest first.
+    const byEntity = await admin.admin.audit({ targetId: order.id, actorType: "admin", limit: 2 });
+    assert.deepEqual(byEntity.entries.map((e) => e.action), ["order.complete_transfer", "order.start_transfer"]);
+    assert.ok(byEntity.nextCursor);
+    const older = await admin.admin.audit({ targetId: order.id, actorType: "admin", limit: 2, cursor: byEntity.nextCursor });
+    assert.deepEqual(older.entries.map((e) => e.action), ["order.clear_review"]);
+    assert.deepEqual(byEntity.entries[0]?.data, { from: "TRANSFER_IN_PROGRESS", to: "TRANSFER_COMPLETED", note: "Registrar confirmed the transfer." });
+    assert.match(byEntity.entries[0]?.actor ?? "", /@ops\.example$/);
+    const family = await admin.admin.audit({ action: "order", partnerId, limit: 50 });
+    assert.ok(family.entries.length >= 4 && family.entries.every((e) => e.action.startsWith("order.")));
+    const none = await admin.admin.audit({ targetId: order.id, to: new Date(Date.UTC(2000, 0, 1)).toISOString() });
+    assert.equal(none.entries.length, 0);
+    await assert.rejects(admin.admin.audit({ cursor: "not-an-id" }), isCode("validation_error"));
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decideProductionAccess, listAccessRequests } from "@/server/services/account";
 import { getAdminOverview } from "@/server/services/admin";
+import { listAudit } from "@/server/services/audit";
 import { getOrderForStaff, searchOrdersForStaff, staffActions } from "@/server/services/admin-orders";
 import { transitionOrder, type OrderStatus } from "@/server/services/order-states";
 import { refundOrder } from "@/server/services/refunds";
@@ -62,4 +63,33 @@ export const adminRouter = createTRPCRouter({
         return getOrderForStaff(ctx.db, input.id);
       }),
   }),
+  /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
+  audit: adminProcedure
+    .input(
+      z.object({
+        action: z.string().trim().max(80).optional(),
+        actorType: z.enum(["admin", "partner", "cli", "system"]).optional(),
+        actorId: z.string().trim().max(100).optional(),
+        targetType: z.string().trim().max(40).optional(),
+        targetId: z.string().trim().max(200).optional(),
+        partnerId: z.string().trim().max(100).optional(),
+        from: z.iso.datetime().optional(),
+        to: z.iso.datetime().optional(),
+        cursor: z.string().max(100).nullish(),
+        limit: z.number().int().min(1).max(200).default(50),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      listAudit(ctx.db, {
+        ...input,
+        action: input.action || undefined,
+        actorId: input.actorId || undefined,
+        targetType: input.targetType || undefined,
+        targetId: input.targetId || undefined,
+        partnerId: input.partnerId || undefined,
+        from: input.from ? new Date(input.from) : undefined,
+        to: input.to ? new Date(input.to) : undefined,
+        namesStaff: true,
+      }),
+    ),
 });
