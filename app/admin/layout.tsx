@@ -14,6 +14,7 @@ export const metadata: Metadata = { title: { template: "%s · Admin", default: "
 const nav: NavItem[] = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/orders", label: "Orders" },
+  { href: "/admin/settlements", label: "Settlements" },
   { href: "/admin/access-requests", label: "Access requests" },
   { href: "/admin/audit", label: "Audit log" },
 ];

@@ -49,8 +49,8 @@ export default async function AdminOverviewPage() {
         <CardHeader>
           <CardTitle>Operations CLI</CardTitle>
           <CardDescription>
-            Every console action calls the same service as its CLI command; what the console does not offer yet (settlement runs, inventory,
-            brokerage, OAuth revocation) the CLI does.
+            Every console action calls the same service as its CLI command; what the console does not offer yet (inventory, brokerage, OAuth
+            revocation, users) the CLI does.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -96,9 +96,31 @@ test("staff clear a held order, transfer it, and the partner sees every step", a
   await expect(entries.first()).toContainText("Registrar confirmed the transfer.");
   await expectAccessible(staff, "audit viewer");
   await saveScreenshots(staff, "admin-audit");
+
+  // Settle it: preview (nothing written), then run for this partner's sandbox, closing the running month early.
+  const now = new Date();
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  await staff.goto("/admin/settlements");
+  await staff.getByLabel(/Close periods ended before/).fill(nextMonth);
+  await staff.getByLabel(/Partner id/).fill(partnerId);
+  await staff.getByLabel("Environment of that partner").selectOption("sandbox");
+  await staff.getByRole("button", { name: "Preview" }).click();
+  await expect(staff.getByRole("heading", { name: "Preview: a run now would close" })).toBeVisible();
+  const statements = staff.getByTestId("run-statements");
+  await expect(statements).toContainText(partner.company);
+  await expect(statements).toContainText("$15,000.00");
+  await expectAccessible(staff, "settlement preview");
+  await saveScreenshots(staff, "admin-settlement-preview");
+  await staff.getByRole("button", { name: "Run settlement" }).click();
+  const runDialog = staff.getByRole("alertdialog");
+  await runDialog.getByLabel(/Reason/).fill("Closing the test partner's month early.");
+  await runDialog.getByRole("button", { name: "Run settlement" }).click();
+  await expect(staff.getByRole("heading", { name: "Closed" })).toBeVisible();
+  expect((await receiver.next("order.settled")).body).toContain(order.id);
   await staffContext.close();
 
   // The partner's order page: the staff reasons on the timeline.
   await page.goto(`/dashboard/orders/${order.id}`);
   for (const step of steps) await expect(page.getByText(step.reason)).toBeVisible();
+  await expect(page.getByTestId("order-status").first()).toHaveAttribute("data-status", "SETTLED");
 });

@@ -3,12 +3,14 @@ import { after, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
-import { auditLog, events, orders, partners, productionAccessRequests, users } from "@/db/schema";
+import { auditLog, events, orders, partners, productionAccessRequests, settlements, users } from "@/db/schema";
 import type { SessionUser } from "@/server/auth/session";
 import { AppError } from "@/server/errors";
 import { requestProductionAccess } from "@/server/services/account";
 import { addDomain } from "@/server/services/inventory";
 import { createOrder } from "@/server/services/orders";
+import { createFixtureOrder } from "../helpers/orders";
+import { clock } from "@/server/clock";
 import { createUser } from "@/server/services/partners";
 import { appRouter, createCaller } from "@/server/trpc/routers/_app";
 import { runAdmin } from "../helpers/cli";
@@ -197,5 +199,39 @@ describe("admin console procedures", () => {
     const none = await admin.admin.audit({ targetId: order.id, to: new Date(Date.UTC(2000, 0, 1)).toISOString() });
     assert.equal(none.entries.length, 0);
     await assert.rejects(admin.admin.audit({ cursor: "not-an-id" }), isCode("validation_error"));
+  });
+
+  it("a settlement preview is the run itself rolled back: it writes nothing, and the run then closes exactly that", async () => {
+    const admin = callerFor(await staff());
+    const { partnerId } = await createTestPartner();
+    const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 10, 12));
+    const sold = [
+      await createFixtureOrder({ partnerId, environment: "live", priceCents: 20_000, completedAt: lastMonth }),
+      await createFixtureOrder({ partnerId, environment: "live", priceCents: 30_000, completedAt: lastMonth }),
+    ];
+    clock.reset();
+    const scope = { asOf: new Date().toISOString(), partnerId, environment: "live" as const };
+    const statuses = async () => (await getDb().select({ status: orders.status }).from(orders).where(eq(orders.partnerId, partnerId))).map((o) => o.status).sort();
+    const eventCount = async () => (await getDb().select().from(events).where(eq(events.partnerId, partnerId))).length;
+    const eventsBefore = await eventCount();
+
+    const preview = await admin.admin.settlements.preview(scope);
+    assert.equal(preview.statements.length, 1);
+    assert.deepEqual([preview.statements[0]?.orderCount, preview.statements[0]?.grossSoldCents], [2, 50_000]);
+    assert.deepEqual(await statuses(), ["TRANSFER_COMPLETED", "TRANSFER_COMPLETED"], "nothing settled by the preview");
+    assert.equal((await getDb().select().from(settlements).where(eq(settlements.partnerId, partnerId))).length, 0);
+    assert.equal(await eventCount(), eventsBefore, "no events from the preview");
+
+    await assert.rejects(admin.admin.settlements.run({ ...scope, reason: "" }), isCode("validation_error"));
+    const run = await admin.admin.settlements.run({ ...scope, reason: "Month-end close for this partner." });
+    assert.deepEqual(run.statements, preview.statements);
+    assert.deepEqual(await statuses(), ["SETTLED", "SETTLED"]);
+    assert.equal(sold.length, 2);
+    const [audit] = (await getDb().select().from(auditLog).where(eq(auditLog.action, "settlement.run"))).filter((a) => a.partnerId === partnerId);
+    assert.equal((audit?.data as { reason: string }).reason, "Month-end close for this partner.");
+    // The partner sees the statement in the dashboard's finance data.
+    const owner = await partnerOwner(partnerId);
+    const live = createCaller({ db: getDb(), user: owner, environment: "live" });
+    assert.equal((await live.finance.settlements({})).data.length, 1);
   });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { decideProductionAccess, listAccessRequests } from "@/server/services/account";
 import { getAdminOverview } from "@/server/services/admin";
 import { listAudit } from "@/server/services/audit";
+import { previewSettlement, runSettlementForStaff } from "@/server/services/admin-settlements";
 import { getOrderForStaff, searchOrdersForStaff, staffActions } from "@/server/services/admin-orders";
 import { transitionOrder, type OrderStatus } from "@/server/services/order-states";
 import { refundOrder } from "@/server/services/refunds";
@@ -14,6 +15,18 @@ import { adminProcedure, createTRPCRouter } from "../init";
 const status = z.enum(["pending", "approved", "declined"]);
 const reason = z.string().trim().min(3, "Give a reason (it goes on the timeline and in the audit log)").max(1000);
 const orderId = z.string().min(1).max(100);
+const staffActor = (id: string) => ({ type: "admin" as const, id });
+
+/** A run closes every period that ended before `asOf`; with a partner, only that partner's environment. */
+const settlementInput = z.object({
+  asOf: z.iso.datetime(),
+  partnerId: z.string().trim().max(100).optional(),
+  environment: z.enum(["sandbox", "live"]).default("live"),
+});
+const settlementArgs = (input: z.infer<typeof settlementInput>) => ({
+  asOf: new Date(input.asOf),
+  only: input.partnerId ? { partnerId: input.partnerId, environment: input.environment } : undefined,
+});
 
 export const adminRouter = createTRPCRouter({
   /** admin.overview - the queues waiting for staff */
@@ -62,6 +75,14 @@ export const adminRouter = createTRPCRouter({
         else await transitionOrder(ctx.db, { orderId: input.id, action: input.action, actor, note: input.reason });
         return getOrderForStaff(ctx.db, input.id);
       }),
+  }),
+  settlements: createTRPCRouter({
+    /** admin.settlements.preview - what a run would close, computed by the run and rolled back; writes nothing */
+    preview: adminProcedure.input(settlementInput).mutation(({ ctx, input }) => previewSettlement(ctx.db, settlementArgs(input), staffActor(ctx.user.id))),
+    /** admin.settlements.run - the run (settlement:run), with a reason */
+    run: adminProcedure
+      .input(settlementInput.extend({ reason }))
+      .mutation(({ ctx, input }) => runSettlementForStaff(ctx.db, { ...settlementArgs(input), reason: input.reason }, staffActor(ctx.user.id))),
   }),
   /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
   audit: adminProcedure
