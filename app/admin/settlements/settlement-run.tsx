@@ -133,7 +133,7 @@ function RunTable({ summary }: { summary: Summary }) {
               <TH>Partner</TH>
               <TH>Period</TH>
               <TH className="max-sm:hidden">Environment</TH>
-              <TH className="text-right">Orders</TH>
+              <TH className="text-right max-sm:hidden">Orders</TH>
               <TH className="text-right">Gross</TH>
               <TH className="text-right max-sm:hidden">Commission</TH>
             </TR>
@@ -147,7 +147,7 @@ function RunTable({ summary }: { summary: Summary }) {
                   {s.sequence > 1 ? ` (#${s.sequence})` : ""}
                 </TD>
                 <TD className="max-sm:hidden">{s.environment}</TD>
-                <TD className="text-right tabular-nums">{s.orderCount}</TD>
+                <TD className="text-right tabular-nums max-sm:hidden">{s.orderCount}</TD>
                 <TD className="text-right tabular-nums">{formatMoney(s.grossSoldCents, s.currency)}</TD>
                 <TD className="text-right tabular-nums max-sm:hidden">{formatMoney(s.commissionRetainedCents, s.currency)}</TD>
               </TR>
