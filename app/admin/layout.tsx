@@ -13,6 +13,7 @@ export const metadata: Metadata = { title: { template: "%s · Admin", default: "
 
 const nav: NavItem[] = [
   { href: "/admin", label: "Overview" },
+  { href: "/admin/partners", label: "Partners" },
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/settlements", label: "Settlements" },
   { href: "/admin/access-requests", label: "Access requests" },

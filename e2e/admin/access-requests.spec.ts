@@ -61,6 +61,16 @@ test("staff approve a production-access request; the partner then creates a live
   await expect(entry.getByTestId("audit-change")).toContainText("pending");
   await expect(entry.getByTestId("audit-change")).toContainText("approved");
   await expect(entry).toContainText("admin@example.com");
+
+  // The partner's page, found by search: live approved, its sandbox key and requests.
+  await staff.goto("/admin/partners");
+  await staff.getByLabel("Name, email or id").fill(partner.email);
+  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("link", { name: partner.company }).click();
+  await expect(staff.getByRole("heading", { name: partner.company, level: 1 })).toBeVisible();
+  await expect(staff.getByText("Live approved")).toBeVisible();
+  await expectAccessible(staff, "admin partner page");
+  await saveScreenshots(staff, "admin-partner");
   await staffContext.close();
 
   // The partner sees the decision and creates a live key.

@@ -135,7 +135,7 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
 /** Revocation takes effect on the next request: every request reads the row. It also ends a roll's grace. */
 export async function revokeCredential(
   db: Db,
-  input: { keyId: string; partnerId?: string; environment?: Environment },
+  input: { keyId: string; partnerId?: string; environment?: Environment; reason?: string },
   actor: Actor = systemActor,
 ) {
   return db.transaction(async (tx) => {
@@ -157,6 +157,7 @@ export async function revokeCredential(
       targetType: "credential",
       targetId: row.keyId,
       partnerId: row.partnerId,
+      ...(input.reason ? { data: { reason: input.reason } } : {}),
     });
     return { keyId: row.keyId, revokedAt: row.revokedAt };
   });

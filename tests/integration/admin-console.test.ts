@@ -234,4 +234,31 @@ describe("admin console procedures", () => {
     const live = createCaller({ db: getDb(), user: owner, environment: "live" });
     assert.equal((await live.finance.settlements({})).data.length, 1);
   });
+
+  it("partners: search, one partner's page from every screen's service, the affiliate switch and a key revoked with a reason", async () => {
+    const admin = callerFor(await staff());
+    const { partnerId, email, credential } = await createTestPartner();
+    const found = await admin.admin.partners.list({ q: email.toUpperCase(), limit: 10 });
+    assert.deepEqual(found.partners.map((p) => p.id), [partnerId]);
+    await assert.rejects(admin.admin.partners.list({ cursor: "nope" }), isCode("validation_error"));
+
+    const page = await admin.admin.partners.get({ id: partnerId });
+    assert.equal(page.organisation.id, partnerId);
+    const sandbox = page.environments.find((e) => e.environment === "sandbox");
+    assert.deepEqual(sandbox?.keys.map((k) => k.keyId), [credential.keyId]);
+    await assert.rejects(admin.admin.partners.get({ id: "ptn_doesnotexist0000000000" }), isCode("not_found"));
+
+    await admin.admin.partners.setAffiliate({ id: partnerId, isAffiliate: true });
+    assert.equal((await admin.admin.partners.get({ id: partnerId })).organisation.isAffiliate, true);
+
+    await assert.rejects(admin.admin.partners.revokeKey({ id: partnerId, keyId: credential.keyId, reason: "" }), isCode("validation_error"));
+    const other = await createTestPartner();
+    await assert.rejects(admin.admin.partners.revokeKey({ id: other.partnerId, keyId: credential.keyId, reason: "wrong partner" }), isCode("not_found"));
+    await admin.admin.partners.revokeKey({ id: partnerId, keyId: credential.keyId, reason: "Key leaked in a public repository." });
+    const [revoked] = (await getDb().select().from(auditLog).where(eq(auditLog.targetId, credential.keyId))).filter((a) => a.action === "credential.revoked");
+    assert.deepEqual(revoked?.data, { reason: "Key leaked in a public repository." });
+    assert.equal(revoked?.actorType, "admin");
+    const after = (await admin.admin.partners.get({ id: partnerId })).environments.find((e) => e.environment === "sandbox");
+    assert.equal(after?.keys[0]?.status, "revoked");
+  });
 });

@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
+import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
@@ -83,7 +84,9 @@ function RequestRow({ request }: { request: Request }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <span className="font-medium text-ink">{request.partnerName}</span>
+            <Link href={`/admin/partners/${request.partnerId}`} className="font-medium text-ink hover:text-brand">
+              {request.partnerName}
+            </Link>
             <Badge tone={tones[request.status]}>{request.status}</Badge>
           </div>
           <div className="flex items-center gap-1 text-xs text-muted">

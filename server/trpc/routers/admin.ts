@@ -2,6 +2,9 @@ import { z } from "zod";
 import { decideProductionAccess, listAccessRequests } from "@/server/services/account";
 import { getAdminOverview } from "@/server/services/admin";
 import { listAudit } from "@/server/services/audit";
+import { getPartnerForStaff, searchPartners } from "@/server/services/admin-partners";
+import { revokeCredential } from "@/server/services/partners";
+import { setAffiliate } from "@/server/services/referrals";
 import { previewSettlement, runSettlementForStaff } from "@/server/services/admin-settlements";
 import { getOrderForStaff, searchOrdersForStaff, staffActions } from "@/server/services/admin-orders";
 import { transitionOrder, type OrderStatus } from "@/server/services/order-states";
@@ -74,6 +77,25 @@ export const adminRouter = createTRPCRouter({
         if (input.action === "refund") await refundOrder(ctx.db, { orderId: input.id, reason: input.reason, actor });
         else await transitionOrder(ctx.db, { orderId: input.id, action: input.action, actor, note: input.reason });
         return getOrderForStaff(ctx.db, input.id);
+      }),
+  }),
+  partners: createTRPCRouter({
+    /** admin.partners.list - by name, email or id, newest first */
+    list: adminProcedure
+      .input(z.object({ q: z.string().trim().max(200).optional(), cursor: z.string().max(100).nullish(), limit: z.number().int().min(1).max(100).default(25) }))
+      .query(({ ctx, input }) => searchPartners(ctx.db, { ...input, q: input.q || undefined })),
+    /** admin.partners.get - organisation, keys, webhook health, recent requests and orders */
+    get: adminProcedure.input(z.object({ id: z.string().min(1).max(100) })).query(({ ctx, input }) => getPartnerForStaff(ctx.db, input.id)),
+    /** admin.partners.setAffiliate - the affiliate program on or off (partner:set-affiliate) */
+    setAffiliate: adminProcedure
+      .input(z.object({ id: z.string().min(1).max(100), isAffiliate: z.boolean() }))
+      .mutation(({ ctx, input }) => setAffiliate(ctx.db, { partnerId: input.id, isAffiliate: input.isAffiliate }, staffActor(ctx.user.id))),
+    /** admin.partners.revokeKey - immediate (credential:revoke) */
+    revokeKey: adminProcedure
+      .input(z.object({ id: z.string().min(1).max(100), keyId: z.string().regex(/^pk_(sandbox|live)_[A-Za-z0-9]{24}$/, "not a key id"), reason }))
+      .mutation(async ({ ctx, input }) => {
+        const result = await revokeCredential(ctx.db, { keyId: input.keyId, partnerId: input.id, reason: input.reason }, staffActor(ctx.user.id));
+        return { keyId: result.keyId, revokedAt: result.revokedAt?.toISOString() ?? null };
       }),
   }),
   settlements: createTRPCRouter({

@@ -108,7 +108,7 @@ export function StaffOrderDetail({ id }: { id: string }) {
                 <dt className="text-xs text-faint">Partner</dt>
                 <dd>
                   {o.partnerId ? (
-                    <Link href={`/admin/orders?partner=${o.partnerId}`} className="text-brand hover:text-brand-hover">
+                    <Link href={`/admin/partners/${o.partnerId}`} className="text-brand hover:text-brand-hover">
                       {o.partnerName ?? o.partnerId}
                     </Link>
                   ) : (
