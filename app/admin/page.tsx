@@ -11,7 +11,7 @@ export default async function AdminOverviewPage() {
   const queues = [
     { label: "Production access requests waiting", value: overview.pendingAccessRequests, href: "/admin/access-requests?status=pending" },
     { label: "Orders held for manual review", value: overview.ordersInManualReview, href: "/admin/orders?status=MANUAL_REVIEW" },
-    { label: "Open brokerage cases", value: overview.openBrokerageCases },
+    { label: "Open brokerage cases", value: overview.openBrokerageCases, href: "/admin/brokerage" },
     { label: "Webhook endpoints failing or disabled", value: overview.failingWebhookEndpoints },
   ];
   return (
@@ -49,8 +49,8 @@ export default async function AdminOverviewPage() {
         <CardHeader>
           <CardTitle>Operations CLI</CardTitle>
           <CardDescription>
-            Every console action calls the same service as its CLI command; what the console does not offer yet (inventory, brokerage, OAuth
-            revocation, users) the CLI does.
+            Every console action calls the same service as its CLI command; what the console does not offer yet (inventory, OAuth revocation,
+            users) the CLI does.
           </CardDescription>
         </CardHeader>
         <CardContent>

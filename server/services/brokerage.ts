@@ -196,6 +196,11 @@ function ineligible(reasons: EligibilityReason[]): AppError {
 
 // --- the state machine --------------------------------------------------------------------
 
+/** Where a case may go next (staff console buttons). */
+export function nextBrokerageStates(status: BrokerageStatus): readonly BrokerageStatus[] {
+  return nextStates[status];
+}
+
 const nextStates: Record<BrokerageStatus, readonly BrokerageStatus[]> = {
   OPEN: ["RESEARCHING", "CLOSED_NO_DEAL"],
   RESEARCHING: ["NEGOTIATING", "CLOSED_NO_DEAL"],
@@ -298,6 +303,24 @@ async function audit(db: Db, actor: Actor, row: BrokerageCaseRow, action: string
     environment: row.environment,
     data,
   }, clock.now());
+}
+
+/**
+ * A note for the buyer on the case's progress page (staff: "the owner replied,
+ * we expect an answer Friday"): a timeline entry at the case's current status.
+ */
+export async function addBrokerageNote(db: Db, input: { caseId: string; note: string; actor: Actor }): Promise<BrokerageCaseWithTimeline> {
+  const note = input.note.trim();
+  if (note.length < 3 || note.length > 1000) {
+    throw new AppError("validation_error", "a note is 3 to 1000 characters", [{ path: "note", message: "3 to 1000 characters" }]);
+  }
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(brokerageCases).where(eq(brokerageCases.id, input.caseId)).for("update");
+    if (!row) throw new AppError("not_found", `brokerage case ${input.caseId} not found`);
+    await tx.insert(brokerageTimeline).values({ caseId: row.id, status: row.status, note, at: clock.now() });
+    await audit(tx, input.actor, row, "brokerage.note_added", { status: row.status, note });
+    return { row, timeline: await timelineOf(tx, row.id) };
+  });
 }
 
 // --- reads ------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ import { AppError } from "@/server/errors";
 import { requestProductionAccess } from "@/server/services/account";
 import { addDomain } from "@/server/services/inventory";
 import { createOrder } from "@/server/services/orders";
+import { createBrokerageCase, getCaseByProgressToken, progressToken } from "@/server/services/brokerage";
+import { setSiteProbe } from "@/server/services/site-probe";
 import { createFixtureOrder } from "../helpers/orders";
 import { clock } from "@/server/clock";
 import { createUser } from "@/server/services/partners";
@@ -260,5 +262,44 @@ describe("admin console procedures", () => {
     assert.equal(revoked?.actorType, "admin");
     const after = (await admin.admin.partners.get({ id: partnerId })).environments.find((e) => e.environment === "sandbox");
     assert.equal(after?.keys[0]?.status, "revoked");
+  });
+
+  it("brokerage: the queue across partners, moves and notes the buyer reads on the progress page", async () => {
+    const admin = callerFor(await staff());
+    const { partnerId } = await createTestPartner();
+    setSiteProbe(async () => ({ active: false, detail: "test: no site" }));
+    try {
+      const { row } = await createBrokerageCase(getDb(), {
+        partnerId,
+        environment: "sandbox",
+        domain: `wanted-${uniqueSuffix()}.com`,
+        tier: "managed",
+        buyerEmail: "buyer@test.example",
+        budgetCents: 500_000,
+        currency: "USD",
+        actor: { type: "partner" },
+      });
+      const queue = await admin.admin.brokerage.list({ statuses: ["OPEN"], q: row.domain, limit: 10 });
+      assert.deepEqual(queue.cases.map((c) => [c.id, c.partnerId]), [[row.id, partnerId]]);
+      assert.deepEqual((await admin.admin.brokerage.get({ id: row.id })).next, ["RESEARCHING", "CLOSED_NO_DEAL"]);
+      await assert.rejects(admin.admin.brokerage.advance({ id: row.id, to: "COMPLETED", note: "too soon", finalPriceCents: 1 }), isCode("conflict"));
+
+      await admin.admin.brokerage.advance({ id: row.id, to: "RESEARCHING", note: "We found the owner's registrar." });
+      await admin.admin.brokerage.note({ id: row.id, note: "The owner replied; we expect an answer Friday." });
+      await admin.admin.brokerage.advance({ id: row.id, to: "NEGOTIATING", note: "Offer made at your budget." });
+      const done = await admin.admin.brokerage.advance({ id: row.id, to: "COMPLETED", note: "Deal closed.", finalPriceCents: 450_000 });
+      assert.equal(done.case.status, "COMPLETED");
+      assert.deepEqual(done.next, []);
+      await assert.rejects(admin.admin.brokerage.note({ id: row.id, note: "x" }), isCode("validation_error"));
+
+      const publicView = await getCaseByProgressToken(getDb(), progressToken(row.id));
+      const notes = publicView?.timeline.map((t) => t.note);
+      assert.ok(notes?.includes("The owner replied; we expect an answer Friday."));
+      assert.ok(notes?.includes("Offer made at your budget."));
+      const actions = (await admin.admin.audit({ targetId: row.id, actorType: "admin", limit: 10 })).entries.map((e) => e.action);
+      assert.deepEqual(actions.sort(), ["brokerage.case_advanced", "brokerage.case_advanced", "brokerage.case_advanced", "brokerage.note_added"]);
+    } finally {
+      setSiteProbe();
+    }
   });
 });

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { decideProductionAccess, listAccessRequests } from "@/server/services/account";
 import { getAdminOverview } from "@/server/services/admin";
 import { listAudit } from "@/server/services/audit";
+import { getCaseForStaff, listCasesForStaff } from "@/server/services/admin-brokerage";
+import { addBrokerageNote, advanceBrokerageCase } from "@/server/services/brokerage";
+import { brokerageStatuses } from "@/server/contracts/brokerage";
 import { getPartnerForStaff, searchPartners } from "@/server/services/admin-partners";
 import { revokeCredential } from "@/server/services/partners";
 import { setAffiliate } from "@/server/services/referrals";
@@ -96,6 +99,42 @@ export const adminRouter = createTRPCRouter({
       .mutation(async ({ ctx, input }) => {
         const result = await revokeCredential(ctx.db, { keyId: input.keyId, partnerId: input.id, reason: input.reason }, staffActor(ctx.user.id));
         return { keyId: result.keyId, revokedAt: result.revokedAt?.toISOString() ?? null };
+      }),
+  }),
+  brokerage: createTRPCRouter({
+    /** admin.brokerage.list - every partner's cases, by stage */
+    list: adminProcedure
+      .input(
+        z.object({
+          statuses: z.array(z.enum(brokerageStatuses)).max(5).optional(),
+          q: z.string().trim().max(253).optional(),
+          cursor: z.string().max(100).nullish(),
+          limit: z.number().int().min(1).max(100).default(25),
+        }),
+      )
+      .query(({ ctx, input }) => listCasesForStaff(ctx.db, { ...input, q: input.q || undefined })),
+    /** admin.brokerage.get - a case, its timeline and where it may go next */
+    get: adminProcedure.input(z.object({ id: z.string().min(1).max(100) })).query(({ ctx, input }) => getCaseForStaff(ctx.db, input.id)),
+    /** admin.brokerage.advance - the next stage, with a note the buyer reads (brokerage:advance) */
+    advance: adminProcedure
+      .input(
+        z.object({
+          id: z.string().min(1).max(100),
+          to: z.enum(brokerageStatuses),
+          note: reason,
+          finalPriceCents: z.number().int().positive().max(1e11).optional(),
+        }),
+      )
+      .mutation(async ({ ctx, input }) => {
+        await advanceBrokerageCase(ctx.db, { caseId: input.id, to: input.to, finalPriceCents: input.finalPriceCents, note: input.note, actor: staffActor(ctx.user.id) });
+        return getCaseForStaff(ctx.db, input.id);
+      }),
+    /** admin.brokerage.note - a note on the buyer's progress page, the stage unchanged */
+    note: adminProcedure
+      .input(z.object({ id: z.string().min(1).max(100), note: reason }))
+      .mutation(async ({ ctx, input }) => {
+        await addBrokerageNote(ctx.db, { caseId: input.id, note: input.note, actor: staffActor(ctx.user.id) });
+        return getCaseForStaff(ctx.db, input.id);
       }),
   }),
   settlements: createTRPCRouter({
