@@ -9,6 +9,22 @@ export function formatMoney(cents: number, currency: string): string {
   return format.format(`${whole}.${fraction.toString().padStart(digits, "0")}` as unknown as number);
 }
 
+const digitsCache = new Map<string, number>();
+
+/** Decimal places of a currency (USD 2, JPY 0, KWD 3), as ICU knows them; 2 for a code it does not. */
+export function currencyDigits(currency: string): number {
+  let digits = digitsCache.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    digitsCache.set(currency, digits);
+  }
+  return digits;
+}
+
 const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 /**
  * Codes ICU names that are not assigned ISO 3166-1 countries: groupings,

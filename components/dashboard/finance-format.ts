@@ -1,22 +1,10 @@
-import { formatMoney } from "@/app/checkout/format";
+import { currencyDigits, formatMoney } from "@/app/checkout/format";
 
 // Display helpers of the money views (home figures, Finance): amounts arrive as
 // integer minor units and are formatted exactly; chart axes use a compact,
 // rounded form, which is only ever a label beside the exact figure.
 
 export { formatMoney };
-
-const digitsCache = new Map<string, number>();
-
-/** Minor-unit digits of a currency (2 for USD, 0 for JPY). */
-export function currencyDigits(currency: string): number {
-  let digits = digitsCache.get(currency);
-  if (digits === undefined) {
-    digits = new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    digitsCache.set(currency, digits);
-  }
-  return digits;
-}
 
 /** "$1.2K": an axis or sparkline label, rounded; never the figure of record. */
 export function formatMoneyCompact(cents: number, currency: string): string {

@@ -1,6 +1,7 @@
 import { pipeline, Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import { logError } from "@/server/log";
+import { currencyDigits } from "@/app/checkout/format";
 
 // CSV files the dashboard streams: RFC 4180 (comma, double quotes doubled,
 // CRLF between records, a header row), UTF-8 without a byte-order mark, money
@@ -28,22 +29,6 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function escapeFormula(value: string): string {
   return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-}
-
-const digitsCache = new Map<string, number>();
-
-/** Decimal places of a currency (USD 2, JPY 0, KWD 3), as ICU knows them; 2 for a code it does not. */
-export function currencyDigits(currency: string): number {
-  let digits = digitsCache.get(currency);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    digitsCache.set(currency, digits);
-  }
-  return digits;
 }
 
 /** Integer minor units -> `1234.50` (no grouping, no symbol, integer arithmetic: exact for any safe integer). */

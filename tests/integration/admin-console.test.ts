@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
-import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { auditLog, events, orders, partners, productionAccessRequests, settlements, users } from "@/db/schema";
 import type { SessionUser } from "@/server/auth/session";
-import { AppError } from "@/server/errors";
 import { requestProductionAccess } from "@/server/services/account";
 import { addDomain } from "@/server/services/inventory";
 import { createOrder } from "@/server/services/orders";
@@ -17,19 +15,13 @@ import { createUser } from "@/server/services/partners";
 import { appRouter, createCaller } from "@/server/trpc/routers/_app";
 import { runAdmin } from "../helpers/cli";
 import { createTestPartner, uniqueSuffix } from "../helpers/partner";
+import { isCode } from "../helpers/trpc";
 
 // The admin console's procedures against the real database: every one of them
 // refuses everyone but staff (enumerated from the router, not a sample), and a
 // decision made in the console and one made with the CLI come out the same.
 
 after(closeDb);
-
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return false;
-};
 
 async function staff(): Promise<SessionUser> {
   const created = await createUser(getDb(), { email: `staff-${uniqueSuffix()}@ops.example`, password: "staff-password-1", role: "admin" });

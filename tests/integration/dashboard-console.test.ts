@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { ZodError } from "zod";
 import { eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { auditLog, credentials, requestLog, users } from "@/db/schema";
 import * as availabilityRoute from "@/app/api/partner/v1/availability/route";
 import * as quotesRoute from "@/app/api/partner/v1/quotes/route";
 import { clock } from "@/server/clock";
-import { AppError } from "@/server/errors";
 import { normaliseCidrList, ipAllowed } from "@/server/http/cidr";
 import { decideProductionAccess } from "@/server/services/account";
 import { recordEvent } from "@/server/services/events";
@@ -20,6 +18,7 @@ import type { SessionUser } from "@/server/auth/session";
 import type { Environment } from "@/db/schema";
 import { callRoute, createTestPartner } from "../helpers/partner";
 import { randomIp } from "../helpers/public";
+import { isCode } from "../helpers/trpc";
 
 // The integration console against the real database: tRPC procedures scoped
 // to the partner and environment, keys rolled with a grace, IP allow-lists, the
@@ -45,14 +44,6 @@ function callerFor(user: SessionUser, environment: Environment = "sandbox") {
 async function call(credential: PartnerCredentials, ip = randomIp(), url = AVAILABILITY) {
   return callRoute(availabilityRoute.GET, { url, credential, timestamp: clock.nowSeconds(), headers: { "x-client-ip": ip } });
 }
-
-/** The AppError code a tRPC call failed with (input that fails its zod schema is validation_error). */
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return error instanceof AppError && error.code === code;
-};
 
 async function loggedRequests(partnerId: string, environment: Environment = "sandbox") {
   await flushRequestLog();

@@ -3,7 +3,6 @@ import { randomInt } from "node:crypto";
 import { after, afterEach, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { and, eq } from "drizzle-orm";
-import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { auditLog, checkoutSessions, orders, partners, users, type Environment } from "@/db/schema";
 import * as ordersRoute from "@/app/api/partner/v1/orders/route";
@@ -21,6 +20,7 @@ import { setEndpointUrl } from "@/server/services/webhook-console";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { createFixtureOrder } from "../helpers/orders";
 import { callRoute, createTestPartner } from "../helpers/partner";
+import { isCode } from "../helpers/trpc";
 
 // The dashboard's orders against the real database: the list shares GET
 // /orders' query (filters, keyset paging), an order's page shows what it caused,
@@ -49,13 +49,6 @@ async function userOf(partnerId: string, role: "owner" | "developer" | "viewer" 
 function callerFor(user: SessionUser, environment: Environment = "sandbox") {
   return createCaller({ db: getDb(), user, environment });
 }
-
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return error instanceof AppError && error.code === code;
-};
 
 /** A real MoR sale through the order service (event, audit and all), recorded at `at`. */
 async function sell(partnerId: string, options: { name?: string; price?: number; at?: Date; buyer?: { email: string; name?: string }; ref?: string; environment?: Environment } = {}) {

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
-import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { checkoutSessions, referralClicks, requestLog, users, webhookDeliveries, webhookEndpoints, type Environment } from "@/db/schema";
 import * as analyticsRoute from "@/app/api/partner/v1/analytics/route";
@@ -13,7 +12,6 @@ import * as settlementsRoute from "@/app/api/partner/v1/settlements/route";
 import * as transactionsRoute from "@/app/api/partner/v1/transactions/route";
 import type { SessionUser } from "@/server/auth/session";
 import { clock } from "@/server/clock";
-import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { recordEvent } from "@/server/services/events";
 import { transitionOrder, type OrderRow } from "@/server/services/order-states";
@@ -23,6 +21,7 @@ import { runSettlement } from "@/server/services/settlements";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { createFixtureOrder, refundFixtureOrder } from "../helpers/orders";
 import { callRoute, createTestPartner, type TestCredential } from "../helpers/partner";
+import { isCode } from "../helpers/trpc";
 
 // The dashboard's home figures and Finance area against the real database and
 // the REST reports: the home's GMV, orders and commission equal GET
@@ -75,13 +74,6 @@ function rest(handler: Parameters<typeof callRoute>[0], credential: TestCredenti
   clock.reset(); // signatures are checked against the real time
   return callRoute<Json>(handler, { url, credential });
 }
-
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return false;
-};
 
 const sum = (values: (number | null)[]) => values.reduce<number>((n, v) => n + (v ?? 0), 0);
 

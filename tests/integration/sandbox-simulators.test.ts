@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
 import { and, eq, inArray } from "drizzle-orm";
-import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { brokerageCases, brokerageTimeline, commissionLedger, events, orders, referralClicks, referralSales, settlements, users, type Environment } from "@/db/schema";
 import type { SessionUser } from "@/server/auth/session";
 import { clock } from "@/server/clock";
-import { AppError } from "@/server/errors";
 import { createBrokerageCase } from "@/server/services/brokerage";
 import { addDomain } from "@/server/services/inventory";
 import { createLink } from "@/server/services/referrals";
@@ -14,6 +12,7 @@ import { setSiteProbe } from "@/server/services/site-probe";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { createFixtureOrder } from "../helpers/orders";
 import { createTestPartner, uniqueSuffix } from "../helpers/partner";
+import { isCode } from "../helpers/trpc";
 
 // Sandbox simulators against the real database: each goes through the real
 // service (state machine, settlement run, brokerage moves, referral click and
@@ -34,13 +33,6 @@ async function member(partnerId: string, partnerRole: SessionUser["partnerRole"]
 }
 
 const callerFor = (user: SessionUser, environment: Environment = "sandbox") => createCaller({ db: getDb(), user, environment });
-
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return false;
-};
 
 async function eventTypes(partnerId: string): Promise<string[]> {
   return (await getDb().select({ type: events.type }).from(events).where(eq(events.partnerId, partnerId)).orderBy(events.id)).map((e) => e.type);

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
 import { and, eq } from "drizzle-orm";
-import { ZodError } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { auditLog, partnerInvitations, users, type Environment } from "@/db/schema";
 import { can, partnerRoles, type PartnerRole } from "@/server/auth/partner-roles";
 import type { SessionUser } from "@/server/auth/session";
 import { clock } from "@/server/clock";
-import { AppError } from "@/server/errors";
 import { acceptInvitation, getInvitation, INVITATION_TTL_MS, inviteMember } from "@/server/services/team";
 import { createCaller } from "@/server/trpc/routers/_app";
 import { createTestPartner } from "../helpers/partner";
+import { isCode } from "../helpers/trpc";
 
 // The team: invitations by link, roles (owner, developer, finance, viewer)
 // checked by every procedure, the last owner kept, removal signing out, and
@@ -28,13 +27,6 @@ async function ownerOf(partnerId: string): Promise<SessionUser> {
 function callerFor(user: SessionUser, environment: Environment = "sandbox") {
   return createCaller({ db: getDb(), user, environment });
 }
-
-const isCode = (code: string) => (error: unknown) => {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof AppError) return cause.code === code;
-  if (cause instanceof ZodError) return code === "validation_error";
-  return error instanceof AppError && error.code === code;
-};
 
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 let counter = 0;

@@ -1,7 +1,6 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import type { MouseEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import { Button, EmptyState, ErrorState, LoadingRows, RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
@@ -9,6 +8,7 @@ import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { tierLabel, type CaseStatus } from "./brokerage-format";
 import { ProgressBar, StatusBadge } from "./case-progress";
+import { rowClick } from "@/components/dashboard/row-click";
 
 // Own cases, newest first (GET /brokerage), keyset-paged. A table on wide
 // screens, cards on phones; a row opens the case (?case=<id>).
@@ -124,13 +124,6 @@ function Outcome({ item }: { item: CaseSummary }) {
       <span className="block text-xs text-faint">budget</span>
     </>
   );
-}
-
-function rowClick(id: string, onSelect: (id: string) => void) {
-  return (event: MouseEvent<HTMLElement>) => {
-    if ((event.target as HTMLElement).closest("button, a, time")) return;
-    onSelect(id);
-  };
 }
 
 function CaseTable({ cases, selectedId, onSelect }: ListProps) {

@@ -4,6 +4,8 @@
 // are days: the page shows an inclusive "to" day (as the orders page does) and
 // the REST lists take `to` exclusive, so the query gets the day after it.
 
+import { nextDay, validDay } from "@/components/dashboard/utc-day";
+
 export const FINANCE_KEYS = ["tab", "from", "to", "currency", "status", "payment_model", "kind", "state", "granularity", "statement"] as const;
 export type FinanceFilters = Record<(typeof FINANCE_KEYS)[number], string>;
 export type FinanceSetter = (changes: Partial<Record<keyof FinanceFilters, string | null>>) => void;
@@ -39,16 +41,7 @@ export type CommissionState = (typeof COMMISSION_STATES)[number];
 export const GRANULARITIES = ["day", "week", "month"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export function validDay(value: string): string | undefined {
-  return DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined;
-}
-
-/** The day after a YYYY-MM-DD (UTC calendar). */
-export function nextDay(value: string): string {
-  return new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
+export { nextDay, validDay };
 
 /** The comma list's known values, in the list's own order; unknown ones are dropped. */
 export function listOf<T extends string>(value: string, allowed: readonly T[]): T[] {

@@ -1,7 +1,6 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import type { MouseEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import {
   Badge,
@@ -21,6 +20,7 @@ import {
 import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { commissionOf, linkTypeLabels, numberFormat } from "./link-format";
+import { rowClick } from "@/components/dashboard/row-click";
 
 // Own links, newest first, with all-time figures (GET /links). A table on wide
 // screens, one card per link on phones; ?link=<id> opens a link's detail.
@@ -129,14 +129,6 @@ function Destination({ link }: { link: LinkRow }) {
       </span>
     </span>
   );
-}
-
-/** Clicks on the row open it, except on its own controls. */
-function rowClick(id: string, onSelect: (id: string) => void) {
-  return (event: MouseEvent<HTMLElement>) => {
-    if ((event.target as HTMLElement).closest("button, a, time")) return;
-    onSelect(id);
-  };
 }
 
 function LinkTable({ links, selectedId, onSelect }: ListProps) {

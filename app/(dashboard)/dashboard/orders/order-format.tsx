@@ -2,6 +2,7 @@ import { formatMoney } from "@/app/checkout/format";
 import { Badge, type BadgeTone } from "@/components/ui";
 import type { OrderStatus } from "@/server/services/order-states";
 import type { OrderChannel as SaleChannel } from "@/server/services/orders";
+import { nextDay, validDay } from "@/components/dashboard/utc-day";
 
 // Labels, badges and the filter mapping shared by the orders list, the order
 // page and the CSV link.
@@ -50,17 +51,6 @@ export function OrderStatusBadge({ status }: { status: string }) {
 /** The URL's filters of the orders page. */
 export const FILTER_KEYS = ["status", "channel", "q", "from", "to"] as const;
 export type OrderFilterValues = Record<(typeof FILTER_KEYS)[number], string>;
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function validDay(value: string): string | undefined {
-  return DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined;
-}
-
-/** The day after a YYYY-MM-DD (UTC calendar). */
-function nextDay(value: string): string {
-  return new Date(Date.parse(`${value}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * The page's filters as GET /orders (and the CSV export) take them. The page

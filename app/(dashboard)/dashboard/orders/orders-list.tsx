@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState, type MouseEvent } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
 import {
@@ -42,6 +42,7 @@ import {
   statusLabels,
   type OrderFilterValues,
 } from "./order-format";
+import { rowClick } from "@/components/dashboard/row-click";
 
 // Orders of the selected environment, newest first: the query of GET /orders
 // with its filters in the URL (status, channel, part of the domain, a UTC day
@@ -241,14 +242,6 @@ function OrderFilters({
 interface ListProps {
   orders: OrderRow[];
   onOpen: (id: string) => void;
-}
-
-/** Clicks on the row open the order, except on its own controls (links, copy, time). */
-function rowClick(id: string, onOpen: (id: string) => void) {
-  return (event: MouseEvent<HTMLElement>) => {
-    if ((event.target as HTMLElement).closest("button, a, time")) return;
-    onOpen(id);
-  };
 }
 
 function OrderId({ id }: { id: string }) {

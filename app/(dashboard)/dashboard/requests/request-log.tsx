@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo, useState, type FormEvent, type MouseEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
 import {
@@ -30,6 +30,7 @@ import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { RequestDetail } from "./request-detail";
 import { ERROR_CODES, formatLatency, STATUS_FILTERS, STATUS_PATTERN, statusTone } from "./request-format";
+import { rowClick } from "@/components/dashboard/row-click";
 
 // The request log: every signed partner request of the environment, newest
 // first, filtered from the URL, refreshed every few seconds so a call just made
@@ -334,14 +335,6 @@ function RequestButton({ request, onSelect }: { request: RequestRow; onSelect: (
       </span>
     </button>
   );
-}
-
-/** Clicks on the row open it, except on its own controls (copy, time, the request button). */
-function rowClick(id: number, onSelect: (id: number) => void) {
-  return (event: MouseEvent<HTMLElement>) => {
-    if ((event.target as HTMLElement).closest("button, a, time")) return;
-    onSelect(id);
-  };
 }
 
 function RequestTable({ requests, selectedId, onSelect }: ListProps) {
