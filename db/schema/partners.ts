@@ -23,6 +23,9 @@ export const partners = pgTable("partners", {
   saleCommissionBps: integer().notNull().default(1000),
   referralCommissionBps: integer().notNull().default(1000),
   brokerageShareBps: integer().notNull().default(2000),
+  /** Set by staff: every key stops verifying at once (403 partner_suspended) until reinstated. */
+  suspendedAt: at(),
+  suspendedReason: text(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -42,6 +45,12 @@ export const users = pgTable(
     partnerId: text().references(() => partners.id),
     partnerRole: partnerRole().notNull().default("owner"),
     disabledAt: at(),
+    /**
+     * Carried in the session JWT and compared on every request: "sign out
+     * everywhere" (and disabling, role changes) bump it, so a copied session
+     * cookie stops working at once.
+     */
+    sessionVersion: integer().notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`), index().on(t.partnerId)],

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, currency, environment, money } from "./columns";
 import { partners, paymentModel } from "./partners";
@@ -46,12 +47,19 @@ export const payouts = pgTable(
     kind: text().notNull(), // commission | brokerage | referral
     amountCents: money().notNull(),
     currency: currency(),
-    status: text().notNull().default("paid"),
+    /** pending (owed, not yet sent) -> paid (staff recorded the transfer and its reference). */
+    status: text().notNull().default("pending"),
+    /** The bank or processor reference staff recorded when marking it paid. */
+    reference: text(),
     settlementId: text(),
     periodStart: date({ mode: "string" }),
     periodEnd: date({ mode: "string" }),
     paidAt: at(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.partnerId, t.environment, t.createdAt)],
+  (t) => [
+    index().on(t.partnerId, t.environment, t.createdAt),
+    // The console's "to pay" queue across partners.
+    index("payouts_pending").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
+  ],
 );
