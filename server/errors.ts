@@ -13,6 +13,7 @@ export const errorCodes = {
   unauthorized: { status: 401, trpc: "UNAUTHORIZED" },
   forbidden: { status: 403, trpc: "FORBIDDEN" },
   ip_not_allowed: { status: 403, trpc: "FORBIDDEN" },
+  partner_suspended: { status: 403, trpc: "FORBIDDEN" },
   not_found: { status: 404, trpc: "NOT_FOUND" },
   method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   conflict: { status: 409, trpc: "CONFLICT" },

@@ -16,6 +16,7 @@ const nav: NavItem[] = [
   { href: "/admin/partners", label: "Partners" },
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/settlements", label: "Settlements" },
+  { href: "/admin/payouts", label: "Payouts" },
   { href: "/admin/brokerage", label: "Brokerage" },
   { href: "/admin/access-requests", label: "Access requests" },
   { href: "/admin/audit", label: "Audit log" },

@@ -12,13 +12,14 @@ export default async function AdminOverviewPage() {
     { label: "Production access requests waiting", value: overview.pendingAccessRequests, href: "/admin/access-requests?status=pending" },
     { label: "Orders held for manual review", value: overview.ordersInManualReview, href: "/admin/orders?status=MANUAL_REVIEW" },
     { label: "Open brokerage cases", value: overview.openBrokerageCases, href: "/admin/brokerage" },
+    { label: "Live payouts to send", value: overview.payoutsToSend, href: "/admin/payouts" },
     { label: "Webhook endpoints failing or disabled", value: overview.failingWebhookEndpoints },
   ];
   return (
     <div className="space-y-8">
       <PageHeader
         title="Admin console"
-        description={`${overview.partners.toLocaleString("en-US")} partners, ${overview.livePartners.toLocaleString("en-US")} with production access.`}
+        description={`${overview.partners.toLocaleString("en-US")} partners, ${overview.livePartners.toLocaleString("en-US")} with production access${overview.suspendedPartners ? `, ${overview.suspendedPartners.toLocaleString("en-US")} suspended` : ""}.`}
       />
       <section aria-labelledby="queues" className="space-y-3">
         <h2 id="queues" className="text-base font-semibold text-ink">

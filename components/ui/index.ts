@@ -23,3 +23,4 @@ export * from "./textarea";
 export * from "./toast";
 export * from "./tooltip";
 export * from "./query-states";
+export * from "./reason-field";

@@ -117,7 +117,15 @@ test("staff clear a held order, transfer it, and the partner sees every step", a
   await runDialog.getByRole("button", { name: "Run settlement" }).click();
   await expect(staff.getByRole("heading", { name: "Closed" })).toBeVisible();
   expect((await receiver.next("order.settled")).body).toContain(order.id);
+  // The run is in the audit viewer with its reason.
+  await staff.goto(`/admin/audit?action=settlement.run&partnerId=${partnerId}`);
+  await expect(staff.getByTestId("audit-entry").filter({ hasText: "Closing the test partner's month early." })).toHaveCount(1);
   await staffContext.close();
+
+  // The partner sees the statement the run closed.
+  await page.goto("/dashboard/finance?tab=settlements");
+  await expect(page.getByTestId("statement-row")).toHaveCount(1);
+  await expect(page.getByTestId("statement-row")).toContainText("$15,000.00");
 
   // The partner's order page: the staff reasons on the timeline.
   await page.goto(`/dashboard/orders/${order.id}`);

@@ -8,6 +8,7 @@ import { consoleCommands } from "./admin-console";
 import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
 import { settlementCommands } from "./admin-settlements";
+import { standingCommands } from "./admin-standing";
 
 // Every command of `npm run admin`. A feature adds its commands by spreading its
 // own table here (order:*, settlement:run, brokerage:advance, oauth:revoke).
@@ -20,6 +21,7 @@ export const commands: CommandTable = {
     run: async () => helpFor(commands),
   }),
   ...partnerCommands,
+  ...standingCommands,
   ...inventoryCommands,
   ...orderCommands,
   ...settlementCommands,

@@ -187,7 +187,10 @@ export const payout = z
       .describe("`commission` (hosted-checkout sale commissions of a settled period), `brokerage` (brokerage share), `referral`."),
     amount_cents: moneyCents,
     currency: currencyCode,
-    status: z.string().describe("`paid` once sent."),
+    status: z
+      .string()
+      .describe("`pending` (owed; live payouts wait for the bank transfer) or `paid` (sent; sandbox payouts are paid when written)."),
+    reference: z.string().nullable().describe("The bank or processor reference of the transfer, once paid (live)."),
     settlement_id: z.string().nullable().describe("For `commission` payouts, the settlement statement it pays."),
     period_start: z.iso.date().nullable().describe("For `commission` payouts, the settled period (first day, UTC)."),
     period_end: z.iso.date().nullable().describe("Exclusive end of that period."),

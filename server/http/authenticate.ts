@@ -123,6 +123,10 @@ export async function authenticatePartner(
   if (credential.allowedCidrs && !ipAllowed(ip, credential.allowedCidrs)) {
     throw new AppError("ip_not_allowed", `this key may not be used from ${ip}; add the address to the key's IP allow-list`);
   }
+  // Only a correctly signed request learns that the account is suspended.
+  if (credential.suspendedAt) {
+    throw new AppError("partner_suspended", "this partner account is suspended; no key verifies until staff reinstate it (contact support)");
+  }
 
   const allowed = options.scopes.some((scope) => credential.scopes.includes(scope));
   const limit = rateClasses[options.rateClass];
@@ -183,6 +187,7 @@ interface CredentialRow {
   revokedAt: string | null;
   paymentModel: "mor" | "non_mor";
   isAffiliate: boolean;
+  suspendedAt: string | null;
 }
 
 async function findCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
@@ -191,7 +196,8 @@ async function findCredential(db: Database, keyId: string): Promise<CredentialRo
            c.secret_sealed as "secretSealed", c.previous_secret_sealed as "previousSecretSealed",
            c.previous_secret_expires_at as "previousSecretExpiresAt", c.allowed_cidrs as "allowedCidrs",
            c.scopes, c.revoked_at as "revokedAt",
-           p.payment_model as "paymentModel", p.is_affiliate as "isAffiliate"
+           p.payment_model as "paymentModel", p.is_affiliate as "isAffiliate",
+           p.suspended_at as "suspendedAt"
     from credentials c join partners p on p.id = c.partner_id
     where c.key_id = ${keyId}`;
   return rows[0];

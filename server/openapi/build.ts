@@ -122,6 +122,7 @@ const signedRouteErrors: readonly ErrorCode[] = [
   "invalid_timestamp",
   "replay_detected",
   "ip_not_allowed",
+  "partner_suspended",
   "forbidden",
   "rate_limited",
   "internal_error",

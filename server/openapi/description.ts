@@ -82,10 +82,12 @@ Signature checks run in this order and stop at the first failure:
 4. timestamp malformed or outside the window -> 401 \`invalid_timestamp\`;
 5. signature mismatch -> 401 \`invalid_signature\`;
 6. the key has an IP allow-list and the caller's address is not in it -> 403 \`ip_not_allowed\`;
-7. nonce already seen -> 401 \`replay_detected\`;
-8. credential lacks the operation's scope -> 403 \`forbidden\`;
-9. rate limit exceeded -> 429 \`rate_limited\`;
-10. then the endpoint's own validation (400 \`validation_error\`) and logic.
+7. staff have suspended the partner account -> 403 \`partner_suspended\` (every key, both
+   environments, until reinstated; only a correctly signed request is told);
+8. nonce already seen -> 401 \`replay_detected\`;
+9. credential lacks the operation's scope -> 403 \`forbidden\`;
+10. rate limit exceeded -> 429 \`rate_limited\`;
+11. then the endpoint's own validation (400 \`validation_error\`) and logic.
 
 Rolling a key (dashboard or \`npm run partner -- keys roll\`) issues a new secret for the same
 key id. With a grace period (1 hour, 24 hours or 7 days) the old secret keeps verifying
@@ -94,7 +96,7 @@ ends the grace at once.
 
 Every signed request whose key id is known is kept 30 days in the dashboard's request log
 (time, key, method, path, status, error code, request id, latency, client address). For
-sandbox keys only, a request refused at steps 4, 5 or 7 also records the canonical string the
+sandbox keys only, a request refused at steps 4, 5 or 8 also records the canonical string the
 server computed and which part failed, so the dashboard can show what to fix; nothing of the
 kind is stored for live keys.
 
@@ -114,7 +116,7 @@ Every error, on every endpoint and status, has the body
 \`code\` is stable and is what clients branch on; \`message\` is for humans; \`details\` appears
 on \`validation_error\` with one entry per invalid field, \`path\` naming the field as sent
 (\`domain\`, \`buyer.email\`). Statuses: 400 \`validation_error\` (also a body that is not JSON)
-and \`missing_idempotency_key\`; 401 for the signature codes above; 403 \`forbidden\` and \`ip_not_allowed\`;
+and \`missing_idempotency_key\`; 401 for the signature codes above; 403 \`forbidden\`, \`ip_not_allowed\` and \`partner_suspended\`;
 404 \`not_found\` (also any unknown path under the API, and another partner's object, whose
 existence is never revealed); 405 \`method_not_allowed\` (with \`Allow\`); 409 \`conflict\`;
 413 \`payload_too_large\` (bodies over 1 MiB); 422 \`price_mismatch\`, \`quote_expired\`;

@@ -63,6 +63,8 @@ export async function getOrganisationOrThrow(db: Db, partnerId: string) {
       brokerageShareBps: partner.brokerageShareBps,
     },
     liveApprovedAt: partner.liveApprovedAt?.toISOString() ?? null,
+    suspendedAt: partner.suspendedAt?.toISOString() ?? null,
+    suspendedReason: partner.suspendedReason,
     accessRequest: latest ? serializeAccessRequest(latest) : null,
     createdAt: partner.createdAt.toISOString(),
   };

@@ -36,6 +36,7 @@ export async function searchPartners(db: Db, input: { q?: string; cursor?: strin
       paymentModel: p.paymentModel,
       isAffiliate: p.isAffiliate,
       liveApprovedAt: p.liveApprovedAt?.toISOString() ?? null,
+      suspendedAt: p.suspendedAt?.toISOString() ?? null,
       createdAt: p.createdAt.toISOString(),
     })),
     nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,

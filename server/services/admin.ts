@@ -11,6 +11,8 @@ export async function getAdminOverview(db: Db) {
     manual_review: number;
     open_cases: number;
     failing_endpoints: number;
+    payouts_to_send: number;
+    suspended: number;
   }>(sql`
     select
       (select count(*)::int from partners) as partners,
@@ -18,7 +20,9 @@ export async function getAdminOverview(db: Db) {
       (select count(*)::int from production_access_requests where status = 'pending') as pending_access,
       (select count(*)::int from orders where status = 'MANUAL_REVIEW') as manual_review,
       (select count(*)::int from brokerage_cases where status in ('OPEN', 'RESEARCHING', 'NEGOTIATING')) as open_cases,
-      (select count(*)::int from webhook_endpoints where failing_since is not null or disabled_at is not null) as failing_endpoints`);
+      (select count(*)::int from webhook_endpoints where failing_since is not null or disabled_at is not null) as failing_endpoints,
+      (select count(*)::int from payouts where status = 'pending') as payouts_to_send,
+      (select count(*)::int from partners where suspended_at is not null) as suspended`);
   return {
     partners: row?.partners ?? 0,
     livePartners: row?.live_partners ?? 0,
@@ -26,5 +30,7 @@ export async function getAdminOverview(db: Db) {
     ordersInManualReview: row?.manual_review ?? 0,
     openBrokerageCases: row?.open_cases ?? 0,
     failingWebhookEndpoints: row?.failing_endpoints ?? 0,
+    payoutsToSend: row?.payouts_to_send ?? 0,
+    suspendedPartners: row?.suspended ?? 0,
   };
 }

@@ -21,6 +21,7 @@ import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
 import { checkActiveSite, type SiteProbe } from "./site-probe";
 import { recordAudit } from "./audit";
+import { newPayoutState } from "./payouts";
 
 // Brokerage cases (DECISIONS "Brokerage case"): eligibility, opening a case,
 // the staff-driven state machine, reads, and the brokerage payout step of a
@@ -442,11 +443,10 @@ export async function settleBrokerageShares(
         kind: "brokerage",
         amountCents: row.partnerShareCents!,
         currency: row.currency,
-        status: "paid",
         settlementId: null,
         periodStart: ymd(period),
         periodEnd: ymd(periodEnd),
-        paidAt: now,
+        ...newPayoutState(row.environment, now),
         createdAt: now,
       });
       await audit(tx, actor, row, "brokerage.share_paid", { payout_id: payoutId, amount_cents: row.partnerShareCents });

@@ -234,10 +234,16 @@ function stateOf(session: CheckoutSessionRow): Extract<CheckoutView, { kind: "pa
   return null;
 }
 
-/** Not listed any more, or held by an order or another partner's quote (the availability rule of discovery.ts). */
+/**
+ * Not listed any more, or held by an order or another partner's quote (the
+ * availability rule of discovery.ts), or sold through a partner staff have
+ * suspended (its links stop taking payments until it is reinstated).
+ */
 function heldSql(session: CheckoutSessionRow) {
   const now = clock.now().toISOString();
   return sql`(${domains.status} <> 'listed' or exists (
+      select 1 from partners p where p.id = ${session.partnerId ?? ""} and p.suspended_at is not null
+    ) or exists (
       select 1 from orders o where o.domain_id = ${session.domainId} and o.status not in ('REFUNDED', 'CANCELLED')
     ) or exists (
       select 1 from quotes q where q.domain_id = ${session.domainId} and q.environment = ${session.environment}

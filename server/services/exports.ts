@@ -151,6 +151,7 @@ const exportLists = {
       { header: "period_start", value: (p) => p.periodStart },
       { header: "period_end", value: (p) => p.periodEnd },
       { header: "paid_at", value: (p) => iso(p.paidAt) },
+      { header: "reference", value: (p) => p.reference },
     ],
     page: (db, reader, q, cursor, limit) =>
       listPayouts(db, { partnerId: reader.partnerId, environment: reader.environment, from: q.from, to: q.to, kinds: q.kind, cursor, limit }),

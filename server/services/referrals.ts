@@ -22,6 +22,7 @@ import { commissionCents } from "./orders";
 import type { Actor } from "./partners";
 import { nextPeriodStart, SETTLEMENT_LOCK, SETTLEMENT_STATEMENT_TIMEOUT_MS } from "./settlements";
 import { recordAudit } from "./audit";
+import { newPayoutState } from "./payouts";
 
 // Referral attribution (SPEC "Referral", DECISIONS "Links"): GET /r/{code} sets
 // a signed cookie naming the link and the visitor; a storefront purchase by a
@@ -168,10 +169,9 @@ export async function payOutReferralCommissions(db: Db, actor: Actor, only?: { p
           kind: "referral",
           amountCents: amount,
           currency: group.currency,
-          status: "paid",
           periodStart: group.period_start,
           periodEnd: nextPeriodStart(group.period_start),
-          paidAt: now,
+          ...newPayoutState(group.environment, now),
           createdAt: now,
         });
       }

@@ -11,6 +11,7 @@ import type { Actor } from "./partners";
 import { payOutReferralCommissions, type ReferralPayout } from "./referrals";
 import { settleBrokerageShares, type BrokeragePayout } from "./brokerage";
 import { recordAudit } from "./audit";
+import { newPayoutState } from "./payouts";
 
 // Settlement of SPEC "Settlement and reconciliation" and DECISIONS "Settlement
 // periods". Periods are calendar months in UTC; a run closes every ended period
@@ -263,11 +264,10 @@ async function payCommission(tx: Transaction, statement: SettlementRow, rows: Or
     kind: "commission",
     amountCents: amount,
     currency: statement.currency,
-    status: "paid",
     settlementId: statement.id,
     periodStart: statement.periodStart,
     periodEnd: statement.periodEnd,
-    paidAt: now,
+    ...newPayoutState(statement.environment, now),
     createdAt: now,
   });
   await tx

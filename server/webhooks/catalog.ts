@@ -10,6 +10,7 @@ export const eventTypes = [
   "order.settled",
   "order.refunded",
   "brokerage.case_completed",
+  "payout.paid",
   "webhook_endpoint.disabled",
 ] as const;
 
@@ -59,6 +60,22 @@ export const eventCatalog: Record<EventType, { description: string; sample: Reco
         final_price_cents: 1500000,
         currency: "USD",
         partner_share_cents: 60000,
+      },
+    },
+  },
+  "payout.paid": {
+    description:
+      "Staff recorded that a live payout was sent (`status` pending -> paid, with the bank or processor reference). " +
+      "Sandbox payouts are paid when written and send no event.",
+    sample: {
+      payout: {
+        id: "po_0351K0hP90VyOYac6ePQRx",
+        kind: "commission",
+        amount_cents: 125000,
+        currency: "USD",
+        status: "paid",
+        reference: "SEPA-2026-11-0042",
+        paid_at: "2026-12-02T09:30:00.000Z",
       },
     },
   },

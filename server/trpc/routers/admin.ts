@@ -7,6 +7,8 @@ import { addBrokerageNote, advanceBrokerageCase } from "@/server/services/broker
 import { brokerageStatuses } from "@/server/contracts/brokerage";
 import { getPartnerForStaff, searchPartners } from "@/server/services/admin-partners";
 import { revokeCredential } from "@/server/services/partners";
+import { reinstatePartner, setPartnerTerms, suspendPartner } from "@/server/services/partner-standing";
+import { paymentModel } from "@/db/schema";
 import { setAffiliate } from "@/server/services/referrals";
 import { previewSettlement, runSettlementForStaff } from "@/server/services/admin-settlements";
 import { getOrderForStaff, searchOrdersForStaff, staffActions } from "@/server/services/admin-orders";
@@ -14,6 +16,7 @@ import { transitionOrder, type OrderStatus } from "@/server/services/order-state
 import { refundOrder } from "@/server/services/refunds";
 import { orderStatus } from "@/db/schema";
 import { adminProcedure, createTRPCRouter } from "../init";
+import { adminPayoutsRouter } from "./admin-payouts";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
@@ -22,6 +25,8 @@ const status = z.enum(["pending", "approved", "declined"]);
 const reason = z.string().trim().min(3, "Give a reason (it goes on the timeline and in the audit log)").max(1000);
 const orderId = z.string().min(1).max(100);
 const staffActor = (id: string) => ({ type: "admin" as const, id });
+const partnerId = z.string().min(1).max(100);
+const bps = z.number().int().min(0, "at least 0").max(10_000, "at most 10000 (100 %)");
 
 /** A run closes every period that ended before `asOf`; with a partner, only that partner's environment. */
 const settlementInput = z.object({
@@ -100,7 +105,29 @@ export const adminRouter = createTRPCRouter({
         const result = await revokeCredential(ctx.db, { keyId: input.keyId, partnerId: input.id, reason: input.reason }, staffActor(ctx.user.id));
         return { keyId: result.keyId, revokedAt: result.revokedAt?.toISOString() ?? null };
       }),
+    /** admin.partners.setTerms - payment model and rates for what happens next (partner:set-terms) */
+    setTerms: adminProcedure
+      .input(
+        z.object({
+          id: partnerId,
+          paymentModel: z.enum(paymentModel.enumValues).optional(),
+          saleCommissionBps: bps.optional(),
+          referralCommissionBps: bps.optional(),
+          brokerageShareBps: bps.optional(),
+          reason,
+        }),
+      )
+      .mutation(({ ctx, input: { id, ...terms } }) => setPartnerTerms(ctx.db, { partnerId: id, ...terms }, staffActor(ctx.user.id))),
+    /** admin.partners.suspend - every key stops verifying at once (partner:suspend) */
+    suspend: adminProcedure
+      .input(z.object({ id: partnerId, reason }))
+      .mutation(({ ctx, input }) => suspendPartner(ctx.db, { partnerId: input.id, reason: input.reason }, staffActor(ctx.user.id))),
+    /** admin.partners.reinstate - lifts a suspension (partner:reinstate) */
+    reinstate: adminProcedure
+      .input(z.object({ id: partnerId, reason }))
+      .mutation(({ ctx, input }) => reinstatePartner(ctx.db, { partnerId: input.id, reason: input.reason }, staffActor(ctx.user.id))),
   }),
+  payouts: adminPayoutsRouter,
   brokerage: createTRPCRouter({
     /** admin.brokerage.list - every partner's cases, by stage */
     list: adminProcedure

@@ -5,6 +5,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/app/providers";
 import {
+  Alert,
   Badge,
   Card,
   CardContent,
@@ -48,6 +49,13 @@ export function OrganisationView() {
         <ErrorState title="We couldn't load your organisation" error={organisation.error} onRetry={() => organisation.refetch()} />
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-2">
+          {organisation.data.suspendedAt ? (
+            <Alert tone="danger" title="Your account is suspended" className="lg:col-span-2" data-testid="suspended">
+              Since {new Date(organisation.data.suspendedAt).toUTCString()}: {organisation.data.suspendedReason}. API keys get 403{" "}
+              <code>partner_suspended</code> and checkout links take no payments until our team reinstates the account; orders already paid,
+              settlements and payouts go on. Reply to our email or write to support to resolve it.
+            </Alert>
+          ) : null}
           <OrganisationCard organisation={organisation.data} />
           <ProductionAccess organisation={organisation.data} viewer={me.data?.partnerRole !== "owner"} />
         </div>

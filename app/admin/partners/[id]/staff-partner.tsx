@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -17,14 +18,15 @@ import {
   ConfirmDialog,
   CopyButton,
   ErrorState,
-  Label,
   LoadingRows,
   RelativeTime,
-  Textarea,
+  ReasonField,
+  reasonReady,
   useToast,
 } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 import { StaffOrderStatus } from "../../orders/order-status";
+import { EditTerms, pct, SuspendPartner } from "./partner-standing";
 
 // One partner for staff: organisation and terms, the affiliate switch, per
 // environment the keys (revoke with a reason), webhook health and the latest
@@ -33,7 +35,6 @@ import { StaffOrderStatus } from "../../orders/order-status";
 type Partner = inferRouterOutputs<AppRouter>["admin"]["partners"]["get"];
 type EnvironmentView = Partner["environments"][number];
 
-const pct = (bps: number) => `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
 
 export function StaffPartner({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -52,10 +53,16 @@ export function StaffPartner({ id }: { id: string }) {
           <Badge>{o.paymentModel === "mor" ? "Merchant of record" : "Hosted checkout"}</Badge>
           <Badge tone={o.liveApprovedAt ? "success" : "warning"}>{o.liveApprovedAt ? "Live approved" : "Sandbox only"}</Badge>
           {o.isAffiliate ? <Badge tone="success">Affiliate</Badge> : null}
+          {o.suspendedAt ? <Badge tone="danger">Suspended</Badge> : null}
           <code className="font-mono text-xs text-muted">{o.id}</code>
           <CopyButton value={o.id} label="Copy partner id" />
         </div>
       </div>
+      {o.suspendedAt ? (
+        <Alert tone="warning" title={`Suspended`}>
+          Since <RelativeTime value={o.suspendedAt} />: {o.suspendedReason}. Every key gets 403 partner_suspended until reinstated.
+        </Alert>
+      ) : null}
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
@@ -66,6 +73,10 @@ export function StaffPartner({ id }: { id: string }) {
               <div className="col-span-2">
                 <dt className="text-xs text-faint">Email</dt>
                 <dd className="break-all">{o.email}</dd>
+              </div>
+              <div className="col-span-2">
+                <dt className="text-xs text-faint">Payment model</dt>
+                <dd>{o.paymentModel === "mor" ? "Merchant of record (partner collects, POST /orders)" : "Hosted checkout (we collect, commission paid out)"}</dd>
               </div>
               <div>
                 <dt className="text-xs text-faint">Sale commission</dt>
@@ -87,7 +98,9 @@ export function StaffPartner({ id }: { id: string }) {
               </div>
             </dl>
             <div className="mt-4 flex flex-wrap gap-2">
+              <EditTerms id={o.id} name={o.name} terms={{ paymentModel: o.paymentModel, ...o.rates }} />
               <AffiliateSwitch id={o.id} name={o.name} isAffiliate={o.isAffiliate} />
+              <SuspendPartner id={o.id} name={o.name} suspended={Boolean(o.suspendedAt)} />
               <Link href={`/admin/audit?partnerId=${o.id}`} className="inline-flex items-center text-sm text-brand hover:text-brand-hover">
                 Audit log
               </Link>
@@ -236,7 +249,7 @@ function RevokeKey({ partnerId, keyId, name }: { partnerId: string; keyId: strin
       title={`Revoke ${name}?`}
       description={<p>Every request signed with {keyId} fails with 401 from now on. The partner sees the key as revoked.</p>}
       confirmLabel="Revoke key"
-      confirmDisabled={reason.trim().length < 3}
+      confirmDisabled={!reasonReady(reason)}
       onOpenChange={(open) => (open ? undefined : setReason(""))}
       onConfirm={async () => {
         await revoke.mutateAsync({ id: partnerId, keyId, reason: reason.trim() });
@@ -244,10 +257,7 @@ function RevokeKey({ partnerId, keyId, name }: { partnerId: string; keyId: strin
         await queryClient.invalidateQueries({ queryKey: trpc.admin.partners.pathKey() });
       }}
     >
-      <div className="space-y-1.5">
-        <Label htmlFor={field}>Reason (required; in the audit log)</Label>
-        <Textarea id={field} rows={2} value={reason} onChange={(event) => setReason(event.target.value)} className="font-sans text-sm" />
-      </div>
+      <ReasonField id={field} value={reason} onChange={setReason} />
     </ConfirmDialog>
   );
 }
