@@ -25,6 +25,7 @@ test.afterAll(async () => {
 });
 
 test("staff clear a held order, transfer it, and the partner sees every step", async ({ page, browser, baseURL }) => {
+  test.slow(); // two browsers and many steps on a 2-core machine
   const partner = await signUpNewPartner(page, { paymentModel: "mor" });
   const [user] = await getDb().select().from(users).where(eq(users.email, partner.email));
   const partnerId = user!.partnerId!;

@@ -175,7 +175,7 @@ function MarkPaid({ payout }: { payout: Payout }) {
   return (
     <ConfirmDialog
       trigger={
-        <Button size="sm" aria-label={`Mark ${amount} to ${payout.partnerName} paid`}>
+        <Button size="sm" aria-label={`Mark paid: ${amount} to ${payout.partnerName}`}>
           Mark paid
         </Button>
       }

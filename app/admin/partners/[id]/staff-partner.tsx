@@ -59,7 +59,7 @@ export function StaffPartner({ id }: { id: string }) {
         </div>
       </div>
       {o.suspendedAt ? (
-        <Alert tone="warning" title={`Suspended`}>
+        <Alert tone="warning" title="This partner is suspended">
           Since <RelativeTime value={o.suspendedAt} />: {o.suspendedReason}. Every key gets 403 partner_suspended until reinstated.
         </Alert>
       ) : null}
