@@ -109,7 +109,6 @@ export async function importListings(db: Db, input: ImportInput, actor: Actor): 
       sha256,
     };
     if (problems.length > 0 || input.dryRun) return report;
-    if (parsed.rows.length === 0) throw new AppError("validation_error", "the file has no rows under its header");
     const listedBefore = await countListed(tx, input.environment);
     await applyRows(tx, input.environment, parsed.rows);
     await recordAudit(tx, actor, {
@@ -250,6 +249,7 @@ function parseRows(text: string): { rows: Row[]; problems: ImportProblem[]; badR
     if (!columns.includes(name)) problems.push({ line: header.line, column: name, message: "required column missing from the header" });
   }
   if (problems.length > 0) return { rows: [], problems, badRows: records.length };
+  if (records.length === 0) throw new AppError("validation_error", "the file has a header but no rows under it");
   if (records.length > IMPORT_MAX_ROWS) {
     throw new AppError("validation_error", `the file has ${records.length.toLocaleString("en-US")} rows; an import takes at most ${IMPORT_MAX_ROWS.toLocaleString("en-US")}: split it into several files`);
   }

@@ -134,6 +134,7 @@ describe("admin inventory", () => {
     // Whole-file refusals: no header columns, too many rows, too many bytes, no reason.
     const header = await importListings(getDb(), { environment: "sandbox", csvText: "domain,price\nx.com,1\n", dryRun: true }, { type: "cli" });
     assert.deepEqual(header.problems.map((p) => p.column), ["domain", "price", "name", "price_cents"]);
+    await assert.rejects(importListings(getDb(), { environment: "sandbox", csvText: "name,price_cents\n\n", dryRun: true }, { type: "cli" }), /no rows/);
     const tooMany = `name,price_cents\n${Array.from({ length: IMPORT_MAX_ROWS + 1 }, (_, i) => `${tag}-${i}.com,100`).join("\n")}`;
     await assert.rejects(importListings(getDb(), { environment: "sandbox", csvText: tooMany, dryRun: true }, { type: "cli" }), /at most 10,000/);
     await assert.rejects(

@@ -119,11 +119,11 @@ export function StaffInventory() {
                   </div>
                 </div>
                 <ListingStatus status={listing.status} />
-                <div className="w-32 text-right tabular-nums" data-testid="listing-price">
+                <div className="tabular-nums sm:w-32 sm:text-right" data-testid="listing-price">
                   {formatMoney(listing.priceCents, listing.currency)}
                   <div className="text-xs text-muted">{listing.floorPriceCents != null ? `floor ${formatMoney(listing.floorPriceCents, listing.currency)}` : "no floor"}</div>
                 </div>
-                <div className="flex w-full justify-end gap-1 sm:w-40">
+                <div className="ml-auto flex justify-end gap-1 sm:ml-0 sm:w-40">
                   {listing.status === "listed" ? (
                     <>
                       <ListingFormDialog

@@ -88,6 +88,7 @@ export function InventoryImport() {
             onChange={(event) => edit(event.target.value)}
             placeholder={example}
             spellCheck={false}
+            wrap="off"
             aria-describedby="import-format"
             className="font-mono text-xs"
           />
