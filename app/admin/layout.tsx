@@ -15,6 +15,7 @@ const nav: NavItem[] = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/partners", label: "Partners" },
   { href: "/admin/orders", label: "Orders" },
+  { href: "/admin/inventory", label: "Inventory" },
   { href: "/admin/settlements", label: "Settlements" },
   { href: "/admin/payouts", label: "Payouts" },
   { href: "/admin/brokerage", label: "Brokerage" },

@@ -56,10 +56,23 @@ export interface AddDomainInput {
 
 export type Listing = typeof domains.$inferSelect;
 
-function checkPrices(priceCents: number, floorPriceCents: number | null | undefined) {
+/** Staff-made changes say why; the reason goes in the audit row next to before and after. */
+export interface ChangeReason {
+  reason?: string;
+}
+
+/** 1,000,000,000.00 in a two-digit currency: far above any domain sale, far below bigint trouble. */
+export const MAX_PRICE_CENTS = 100_000_000_000;
+
+export function checkPrices(priceCents: number, floorPriceCents: number | null | undefined) {
   if (!Number.isSafeInteger(priceCents) || priceCents <= 0) {
     throw new AppError("validation_error", "price must be a positive whole number of minor units", [
       { path: "price", message: "must be a positive integer (cents)" },
+    ]);
+  }
+  if (priceCents > MAX_PRICE_CENTS) {
+    throw new AppError("validation_error", `price must be at most ${MAX_PRICE_CENTS} minor units`, [
+      { path: "price", message: `must be at most ${MAX_PRICE_CENTS} (cents)` },
     ]);
   }
   if (floorPriceCents != null && (!Number.isSafeInteger(floorPriceCents) || floorPriceCents < 0 || floorPriceCents > priceCents)) {
@@ -69,7 +82,7 @@ function checkPrices(priceCents: number, floorPriceCents: number | null | undefi
   }
 }
 
-function checkCurrency(code: string): string {
+export function checkCurrency(code: string): string {
   const upper = code.toUpperCase();
   if (!/^[A-Z]{3}$/.test(upper)) {
     throw new AppError("validation_error", `"${code}" is not a three-letter currency code`, [
@@ -80,7 +93,7 @@ function checkCurrency(code: string): string {
 }
 
 /** Lists a domain. Re-adding a removed (never sold) name lists it again. */
-export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { type: "system" }): Promise<Listing> {
+export async function addDomain(db: Db, input: AddDomainInput & ChangeReason, actor: Actor = { type: "system" }): Promise<Listing> {
   const name = normalizeDomainName(input.name);
   checkPrices(input.priceCents, input.floorPriceCents);
   const currency = checkCurrency(input.currency ?? "USD");
@@ -102,6 +115,8 @@ export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { 
     updatedAt: clock.now(),
   };
   return db.transaction(async (tx) => {
+    const before = await lockListing(tx, input.environment, name);
+    if (before && before.status !== "removed") throw new AppError("conflict", `${name} is already listed in ${input.environment}`);
     const [row] = await tx
       .insert(domains)
       .values({ id: newId("domain"), ...values })
@@ -118,19 +133,25 @@ export async function addDomain(db: Db, input: AddDomainInput, actor: Actor = { 
     await tx
       .transaction((savepoint) => registerVocabulary(savepoint, row.tokens.split(" ")))
       .catch((error: unknown) => logError(`search vocabulary not updated for ${row.name}`, error));
-    await audit(tx, actor, "domain.added", row);
+    await audit(tx, actor, "domain.added", before, row, input.reason);
     return row;
   });
 }
 
 export async function setDomainPrice(
   db: Db,
-  input: { environment: Environment; name: string; priceCents: number; floorPriceCents?: number | null; currency?: string },
+  input: { environment: Environment; name: string; priceCents: number; floorPriceCents?: number | null; currency?: string } & ChangeReason,
   actor: Actor = { type: "system" },
 ): Promise<Listing> {
   const name = normalizeDomainName(input.name);
   checkPrices(input.priceCents, input.floorPriceCents);
   return db.transaction(async (tx) => {
+    const before = await lockListing(tx, input.environment, name);
+    if (input.floorPriceCents === undefined && before?.floorPriceCents != null && before.floorPriceCents > input.priceCents) {
+      throw new AppError("validation_error", `price is below the listing's floor of ${before.floorPriceCents}; give a lower floor with it`, [
+        { path: "floor", message: "the kept floor would be above the price" },
+      ]);
+    }
     const [row] = await tx
       .update(domains)
       .set({
@@ -142,36 +163,52 @@ export async function setDomainPrice(
       .where(and(eq(domains.environment, input.environment), eq(domains.name, name), ne(domains.status, "removed")))
       .returning();
     if (!row) throw new AppError("not_found", `${name} is not listed in ${input.environment}`);
-    await audit(tx, actor, "domain.repriced", row);
+    await audit(tx, actor, "domain.repriced", before, row, input.reason);
     return row;
   });
 }
 
 export async function removeDomain(
   db: Db,
-  input: { environment: Environment; name: string },
+  input: { environment: Environment; name: string } & ChangeReason,
   actor: Actor = { type: "system" },
 ): Promise<Listing> {
   const name = normalizeDomainName(input.name);
   return db.transaction(async (tx) => {
+    const before = await lockListing(tx, input.environment, name);
     const [row] = await tx
       .update(domains)
       .set({ status: "removed", updatedAt: clock.now() })
       .where(and(eq(domains.environment, input.environment), eq(domains.name, name), eq(domains.status, "listed")))
       .returning();
     if (!row) throw new AppError("not_found", `${name} is not an available listing in ${input.environment}`);
-    await audit(tx, actor, "domain.removed", row);
+    await audit(tx, actor, "domain.removed", before, row, input.reason);
     return row;
   });
 }
 
-async function audit(db: Db, actor: Actor, action: string, row: Listing) {
+/** The listing as it is, locked until the transaction ends, so the audit's `before` is what the change replaced. */
+async function lockListing(tx: Db, environment: Environment, name: string): Promise<Listing | undefined> {
+  const [row] = await tx
+    .select()
+    .from(domains)
+    .where(and(eq(domains.environment, environment), eq(domains.name, name)))
+    .for("update");
+  return row;
+}
+
+/** What an audit row keeps of a listing: what a sale or a search depends on. */
+export function listingSnapshot(row: Pick<Listing, "status" | "priceCents" | "floorPriceCents" | "currency">) {
+  return { status: row.status, price_cents: row.priceCents, floor_price_cents: row.floorPriceCents, currency: row.currency };
+}
+
+async function audit(db: Db, actor: Actor, action: string, before: Listing | undefined, after: Listing, reason: string | undefined) {
   await recordAudit(db, actor, {
     action,
     targetType: "domain",
-    targetId: row.id,
-    environment: row.environment,
-    data: { name: row.name, price_cents: row.priceCents, floor_price_cents: row.floorPriceCents },
+    targetId: after.id,
+    environment: after.environment,
+    data: { name: after.name, before: before ? listingSnapshot(before) : null, after: listingSnapshot(after), reason: reason?.trim() || null },
   });
 }
 

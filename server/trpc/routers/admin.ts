@@ -17,6 +17,7 @@ import { refundOrder } from "@/server/services/refunds";
 import { orderStatus } from "@/db/schema";
 import { adminProcedure, createTRPCRouter } from "../init";
 import { adminPayoutsRouter } from "./admin-payouts";
+import { adminInventoryRouter } from "./admin-inventory";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
@@ -172,6 +173,7 @@ export const adminRouter = createTRPCRouter({
       .input(settlementInput.extend({ reason }))
       .mutation(({ ctx, input }) => runSettlementForStaff(ctx.db, { ...settlementArgs(input), reason: input.reason }, staffActor(ctx.user.id))),
   }),
+  inventory: adminInventoryRouter,
   /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
   audit: adminProcedure
     .input(
