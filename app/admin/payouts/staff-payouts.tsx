@@ -149,17 +149,24 @@ function PayoutRow({ payout }: { payout: Payout }) {
           <Badge>{kindLabels[payout.kind] ?? payout.kind}</Badge>
           <Badge tone={payout.status === "paid" ? "success" : "warning"}>{payout.status}</Badge>
         </div>
-        <div className="flex flex-wrap items-center gap-x-1 text-xs text-muted">
-          <code className="font-mono">{payout.id}</code>
-          <CopyButton value={payout.id} label="Copy payout id" />
-          <span>
-            · {payout.environment}
-            {payout.period_start ? ` · period ${payout.period_start} to ${payout.period_end}` : ""} · written <RelativeTime value={payout.created_at} />
+        <div className="flex flex-wrap items-center gap-x-3 text-xs text-muted">
+          <span className="inline-flex items-center gap-1">
+            <code className="font-mono">{payout.id}</code>
+            <CopyButton value={payout.id} label="Copy payout id" />
           </span>
-          {payout.reference ? <span className="break-all">· ref {payout.reference}</span> : null}
+          <span>{payout.environment}</span>
+          {payout.period_start ? (
+            <span>
+              period {payout.period_start} to {payout.period_end}
+            </span>
+          ) : null}
+          <span>
+            written <RelativeTime value={payout.created_at} />
+          </span>
+          {payout.reference ? <span className="break-all">ref {payout.reference}</span> : null}
         </div>
       </div>
-      <span className="w-32 text-right font-medium tabular-nums">{formatMoney(payout.amount_cents, payout.currency)}</span>
+      <span className="font-medium tabular-nums sm:w-32 sm:text-right">{formatMoney(payout.amount_cents, payout.currency)}</span>
       {payout.status === "pending" ? <MarkPaid payout={payout} /> : <span className="w-24 text-xs text-muted">{payout.paid_at ? <RelativeTime value={payout.paid_at} /> : null}</span>}
     </li>
   );
