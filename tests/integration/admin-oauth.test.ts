@@ -173,5 +173,9 @@ describe("admin OAuth console", () => {
     assert.equal(viaConsole.refusedNow, true);
     assert.deepEqual(viaConsole.answer, { target: "client", id: "-", tokens_revoked: 2 });
     assert.equal(viaConsole.audit.data.reason, reason);
+    // Neither a user nor a client: refused before anything is read.
+    const bare = await runAdmin("oauth:revoke", "--reason", reason);
+    assert.notEqual(bare.code, 0);
+    assert.match(bare.stderr, /validation_error.*--user/);
   });
 });
