@@ -217,17 +217,19 @@ async function settlementFigures(db: Db) {
 }
 
 async function databaseFigures(db: Db) {
-  const [row] = await db.execute<{ bytes: number; tables: { name: string; bytes: number; rows: number }[] }>(sql`
+  const [row] = await db.execute<{ bytes: number; tables: { name: string; bytes: number; rows: number | null }[] }>(sql`
     select pg_database_size(current_database())::float8 as bytes,
            (select coalesce(json_agg(t), '[]'::json) from (
-              select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes, c.reltuples::float8 as rows
+              select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes,
+                     -- the planner's estimate; -1 until first analyzed, then the statistics collector's live count
+                     (case when c.reltuples >= 0 then c.reltuples else s.n_live_tup end)::float8 as rows
               from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                left join pg_stat_user_tables s on s.relid = c.oid
               where c.relkind in ('r', 'p') and n.nspname = current_schema()
               order by pg_total_relation_size(c.oid) desc limit ${TOP_TABLES}) t) as tables`);
   return {
     bytes: row?.bytes ?? 0,
-    // reltuples is the planner's estimate, -1 until the table is first analyzed.
-    largestTables: (row?.tables ?? []).map((t) => ({ name: t.name, bytes: t.bytes, rowsEstimate: t.rows >= 0 ? Math.round(t.rows) : null })),
+    largestTables: (row?.tables ?? []).map((t) => ({ name: t.name, bytes: t.bytes, rowsEstimate: t.rows === null ? null : Math.round(t.rows) })),
   };
 }
 

@@ -87,27 +87,36 @@ function Figures({ health, stale }: { health: Health; stale: boolean }) {
   return (
     <>
       {stale ? <p className="text-sm text-warning-ink">The last refresh failed; these figures are from the one before.</p> : null}
-      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        <Stat testId="stat-queue-depth" label="Webhooks pending" value={formatCount(queue.pending)} hint={`${formatCount(queue.due)} due · ${formatCount(queue.inFlight)} being delivered`} />
+      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
+        <Stat testId="stat-queue-depth" className="max-sm:p-3" label="Webhooks pending" value={formatCount(queue.pending)} hint={`${formatCount(queue.due)} due · ${formatCount(queue.inFlight)} being delivered`} />
         <Stat
           testId="stat-queue-lag"
+          className="max-sm:p-3"
           label="Queue lag"
           value={formatDuration(queue.lagSeconds)}
           hint={queue.oldestDueAt ? "the most overdue delivery's wait" : "nothing is waiting"}
         />
         <Stat
           testId="stat-failure-rate"
+          className="max-sm:p-3"
           label="Failed attempts, 24 h"
           value={formatPercent(failures.rate)}
           hint={`${formatCount(failures.failed)} of ${formatCount(failures.attempts)} attempts`}
         />
         <Stat
+          testId="stat-database"
+          className="max-sm:p-3"
+          label="Database size"
+          value={formatBytes(database.bytes)}
+          hint={database.largestTables[0] ? `largest: ${database.largestTables[0].name}` : undefined}
+        />
+        <Stat
           testId="stat-settlement"
+          className="max-sm:col-span-2 max-sm:p-3"
           label="Last settlement run"
           value={lastRun ? <RelativeTime value={lastRun.at} /> : "Never"}
-          hint={lastRun ? `${lastRun.statements ?? "?"} statements · ${lastRun.actor}` : `${formatCount(settlement.statementsTotal)} statements in all`}
+          hint={lastRun ? `${lastRun.statements ?? "?"} ${lastRun.statements === 1 ? "statement" : "statements"} · ${lastRun.actor}` : `${formatCount(settlement.statementsTotal)} statements in all`}
         />
-        <Stat testId="stat-database" label="Database size" value={formatBytes(database.bytes)} hint={database.largestTables[0] ? `largest: ${database.largestTables[0].name}` : undefined} />
       </dl>
       <Card>
         <CardHeader>
@@ -280,7 +289,7 @@ function Figures({ health, stale }: { health: Health; stale: boolean }) {
               {database.largestTables.map((table) => (
                 <TR key={table.name} data-testid="largest-table">
                   <TD className="font-mono text-xs">{table.name}</TD>
-                  <TD className="text-right tabular-nums">{formatBytes(table.bytes)}</TD>
+                  <TD className="text-right whitespace-nowrap tabular-nums">{formatBytes(table.bytes)}</TD>
                   <TD className="text-right tabular-nums">{table.rowsEstimate === null ? "—" : formatCount(table.rowsEstimate)}</TD>
                 </TR>
               ))}

@@ -131,7 +131,8 @@ export function StaffOAuthClient({ id }: { id: string }) {
                   <TH>First consent</TH>
                   <TH>Last refresh</TH>
                   <TH>Access until</TH>
-                  <TH>
+                  {/* relative: keeps the absolutely placed sr-only text inside the scrolling table, not widening the page */}
+                  <TH className="relative">
                     <span className="sr-only">Actions</span>
                   </TH>
                 </tr>
@@ -139,7 +140,7 @@ export function StaffOAuthClient({ id }: { id: string }) {
               <TBody>
                 {users.map((user) => (
                   <TR key={user.userId} data-testid="oauth-grant" data-email={user.email}>
-                    <TD className="break-all">{user.email}</TD>
+                    <TD className="min-w-48 break-all">{user.email}</TD>
                     <TD className="text-xs">{user.scopes.length ? user.scopes.join(" ") : <span className="text-faint">none active</span>}</TD>
                     <TD className="tabular-nums">
                       {user.activeGrants} active
