@@ -274,7 +274,7 @@ function Figures({ health, stale }: { health: Health; stale: boolean }) {
       <Card>
         <CardHeader>
           <CardTitle>Database</CardTitle>
-          <CardDescription>{formatBytes(database.bytes)} in all; the largest tables with their indexes.</CardDescription>
+          <CardDescription>{formatBytes(database.bytes)} in all; the largest tables with their indexes, rows estimated.</CardDescription>
         </CardHeader>
         <CardContent>
           <Table aria-label="Largest tables">
@@ -282,7 +282,7 @@ function Figures({ health, stale }: { health: Health; stale: boolean }) {
               <tr>
                 <TH>Table</TH>
                 <TH className="text-right">Size</TH>
-                <TH className="text-right">Rows (estimate)</TH>
+                <TH className="text-right">Rows</TH>
               </tr>
             </THead>
             <TBody>
