@@ -20,6 +20,8 @@ const nav: NavItem[] = [
   { href: "/admin/payouts", label: "Payouts" },
   { href: "/admin/brokerage", label: "Brokerage" },
   { href: "/admin/access-requests", label: "Access requests" },
+  { href: "/admin/oauth", label: "OAuth" },
+  { href: "/admin/health", label: "Health" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

@@ -7,19 +7,20 @@ import { flag } from "./args";
 
 export const oauthCommands = {
   "oauth:revoke": defineCommand({
-    summary: "Revoke OAuth access at once: every token of a user, or a client and all its tokens",
-    usage: "--user EMAIL | --client CLIENT_ID",
+    summary: "Revoke OAuth access at once: every token of a user (optionally only one client's), or a client and all its tokens",
+    usage: "--user EMAIL [--client CLIENT_ID] | --client CLIENT_ID  [--reason TEXT]",
     flags: z
-      .strictObject({ user: flag.email().optional(), client: flag.text("client id").optional() })
-      .refine((f) => (f.user === undefined) !== (f.client === undefined), {
+      .strictObject({ user: flag.email().optional(), client: flag.text("client id").optional(), reason: flag.text("reason").optional() })
+      .refine((f) => f.user !== undefined || f.client !== undefined, {
         path: ["user"],
-        message: "give exactly one of --user or --client",
+        message: "give --user, --client, or both (a user's grants to that client)",
       }),
     async run(ctx, f) {
       const db = await ctx.db();
+      const options = { reason: f.reason };
       return f.user !== undefined
-        ? revokeOAuthAccess(db, { userEmail: f.user }, ctx.actor)
-        : revokeOAuthAccess(db, { clientId: f.client! }, ctx.actor);
+        ? revokeOAuthAccess(db, { userEmail: f.user, clientId: f.client }, ctx.actor, options)
+        : revokeOAuthAccess(db, { clientId: f.client! }, ctx.actor, options);
     },
   }),
 };

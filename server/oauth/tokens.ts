@@ -268,12 +268,12 @@ export async function revokeFamily(db: Db, familyId: string): Promise<number> {
   return revokeFamilyIn(db, familyId, clock.now());
 }
 
-/** Support: revoke every live token of a user. */
-export async function revokeUserTokens(db: Db, userId: string): Promise<number> {
+/** Support: revoke every live token of a user, or only those held by one client. */
+export async function revokeUserTokens(db: Db, userId: string, clientId?: string): Promise<number> {
   const revoked = await db
     .update(oauthTokens)
     .set({ revokedAt: clock.now() })
-    .where(and(eq(oauthTokens.userId, userId), isNull(oauthTokens.revokedAt)))
+    .where(and(eq(oauthTokens.userId, userId), clientId ? eq(oauthTokens.clientId, clientId) : undefined, isNull(oauthTokens.revokedAt)))
     .returning({ id: oauthTokens.id });
   return revoked.length;
 }

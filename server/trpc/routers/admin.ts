@@ -18,6 +18,8 @@ import { orderStatus } from "@/db/schema";
 import { adminProcedure, createTRPCRouter } from "../init";
 import { adminPayoutsRouter } from "./admin-payouts";
 import { adminInventoryRouter } from "./admin-inventory";
+import { adminHealthRouter } from "./admin-health";
+import { adminOauthRouter } from "./admin-oauth";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
@@ -174,6 +176,8 @@ export const adminRouter = createTRPCRouter({
       .mutation(({ ctx, input }) => runSettlementForStaff(ctx.db, { ...settlementArgs(input), reason: input.reason }, staffActor(ctx.user.id))),
   }),
   inventory: adminInventoryRouter,
+  oauth: adminOauthRouter,
+  health: adminHealthRouter,
   /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
   audit: adminProcedure
     .input(
