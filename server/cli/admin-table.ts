@@ -8,6 +8,7 @@ import { consoleCommands } from "./admin-console";
 import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
 import { settlementCommands } from "./admin-settlements";
+import { userCommands } from "./admin-users";
 
 // Every command of `npm run admin`. A feature adds its commands by spreading its
 // own table here (order:*, settlement:run, brokerage:advance, oauth:revoke).
@@ -26,6 +27,7 @@ export const commands: CommandTable = {
   ...brokerageCommands,
   ...oauthCommands,
   ...consoleCommands,
+  ...userCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

@@ -14,6 +14,7 @@ import { transitionOrder, type OrderStatus } from "@/server/services/order-state
 import { refundOrder } from "@/server/services/refunds";
 import { orderStatus } from "@/db/schema";
 import { adminProcedure, createTRPCRouter } from "../init";
+import { adminUsersRouter } from "./admin-users";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
@@ -145,6 +146,7 @@ export const adminRouter = createTRPCRouter({
       .input(settlementInput.extend({ reason }))
       .mutation(({ ctx, input }) => runSettlementForStaff(ctx.db, { ...settlementArgs(input), reason: input.reason }, staffActor(ctx.user.id))),
   }),
+  users: adminUsersRouter,
   /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
   audit: adminProcedure
     .input(
