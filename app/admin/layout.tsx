@@ -18,6 +18,7 @@ const nav: NavItem[] = [
   { href: "/admin/settlements", label: "Settlements" },
   { href: "/admin/brokerage", label: "Brokerage" },
   { href: "/admin/access-requests", label: "Access requests" },
+  { href: "/admin/users", label: "Users" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

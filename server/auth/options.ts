@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import type { JWT } from "next-auth/jwt";
-import CredentialsProvider from "next-auth/providers/credentials";
+import CredentialsModule from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { deriveKey } from "@/server/crypto";
 import { getEnv } from "@/server/env";
@@ -13,6 +13,10 @@ import { authenticateUser, signInRetryMessage, signInSchema, type SignedInUser }
 // ("sign out everywhere") takes effect immediately, not when the JWT expires.
 
 export type UserRole = "partner" | "admin" | "customer";
+
+// A CommonJS default export: Next's bundler unwraps it, Node's ESM loader (the
+// integration tests read sessions through these options) hands over the module.
+const CredentialsProvider = (CredentialsModule as unknown as { default?: typeof CredentialsModule }).default ?? CredentialsModule;
 
 declare module "next-auth" {
   interface Session {
