@@ -89,7 +89,7 @@ export function UserSearch() {
                     {user.name ? `${user.name} · ` : ""}
                     {user.partner ? (
                       <>
-                        <Link href={`/admin/partners/${user.partner.id}`} className="text-brand hover:text-brand-hover">
+                        <Link href={`/admin/partners/${user.partner.id}`} className="text-brand underline underline-offset-2 hover:text-brand-hover">
                           {user.partner.name}
                         </Link>
                         {" · "}

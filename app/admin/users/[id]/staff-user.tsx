@@ -69,7 +69,7 @@ export function StaffUser({ id, selfId }: { id: string; selfId: string | null })
                 <dt className="text-xs text-faint">Partner</dt>
                 <dd>
                   {u.partner ? (
-                    <Link href={`/admin/partners/${u.partner.id}`} className="text-brand hover:text-brand-hover">
+                    <Link href={`/admin/partners/${u.partner.id}`} className="text-brand underline underline-offset-2 hover:text-brand-hover">
                       {u.partner.name}
                     </Link>
                   ) : (
@@ -90,7 +90,7 @@ export function StaffUser({ id, selfId }: { id: string; selfId: string | null })
               </div>
               <div className="col-span-2">
                 <dt className="text-xs text-faint">Last sign-in</dt>
-                <dd className="text-muted">Not recorded (sessions are signed cookies, checked on every request)</dd>
+                <dd className="text-muted">Not recorded</dd>
               </div>
             </dl>
             <Link href={`/admin/audit?targetType=user&targetId=${u.id}`} className="mt-4 inline-flex text-sm text-brand hover:text-brand-hover">
@@ -151,7 +151,7 @@ function SignOutEverywhere({ user, self }: { user: User; self: boolean }) {
         <p>
           Every browser signed in as {user.email}
           {self ? ", this one included," : ""} is signed out on its next page or request, including copied session cookies. They can sign in again with
-          their password.
+          their password.{user.role === "customer" ? " Apps they connected with OAuth keep their tokens (oauth:revoke ends those)." : ""}
         </p>
       }
       confirmLabel="Sign out everywhere"
@@ -215,10 +215,16 @@ function RoleChange({ user }: { user: User }) {
   const label = partnerMember ? roleLabels[next as PartnerRole] : staffRoleNames[next as keyof typeof staffRoleNames];
   const unchanged = next === current;
   return (
-    <div className="flex flex-wrap items-end gap-2">
-      <div className="min-w-0 flex-1 basis-48 space-y-1.5">
-        <Label htmlFor="user-next-role">{partnerMember ? `Role in ${user.partner?.name ?? "the partner"}` : "Role"}</Label>
-        <Select id="user-next-role" value={next} onChange={(event) => setNext(event.target.value)} aria-describedby="user-next-role-hint">
+    <div className="space-y-1.5">
+      <Label htmlFor="user-next-role">{partnerMember ? `Role in ${user.partner?.name ?? "the partner"}` : "Role"}</Label>
+      <div className="flex flex-wrap gap-2">
+        <Select
+          id="user-next-role"
+          containerClassName="min-w-0 flex-1 basis-48"
+          value={next}
+          onChange={(event) => setNext(event.target.value)}
+          aria-describedby="user-next-role-hint"
+        >
           {partnerMember
             ? partnerRoles.map((role) => (
                 <option key={role} value={role}>
@@ -231,41 +237,41 @@ function RoleChange({ user }: { user: User }) {
                 </option>
               ))}
         </Select>
-        <p id="user-next-role-hint" className="text-xs text-faint">
-          {partnerMember ? roleDescriptions[next as PartnerRole] : next === "admin" ? "Full access to this console." : "Buys and signs in to OAuth apps; no console."}
-        </p>
+        <ConfirmDialog
+          trigger={
+            <Button variant="secondary" disabled={unchanged}>
+              Change role
+            </Button>
+          }
+          title={`Make ${user.email} ${partnerMember ? `${/^[aeiou]/i.test(label) ? "an" : "a"} ${label.toLowerCase()}` : label === "Staff" ? "staff" : "a customer"}?`}
+          description={
+            <p>
+              {partnerMember
+                ? `Their role in ${user.partner?.name ?? "the partner"} changes from ${roleLabels[current as PartnerRole]} to ${label}.`
+                : next === "admin"
+                  ? "They get full access to this admin console."
+                  : "They lose access to this admin console."}{" "}
+              They are signed out everywhere and sign in again under the new role.
+            </p>
+          }
+          confirmLabel="Change role"
+          confirmDisabled={!r.ok}
+          onOpenChange={r.reset}
+          onConfirm={async () => {
+            const reason = r.reason.trim();
+            await setRole.mutateAsync(
+              partnerMember ? { id: user.id, partnerRole: next as PartnerRole, reason } : { id: user.id, role: next as "admin" | "customer", reason },
+            );
+            toast({ title: `${user.email} is now ${label}`, tone: "success" });
+            await refresh();
+          }}
+        >
+          <ReasonField id="role-reason" value={r.reason} onChange={r.setReason} />
+        </ConfirmDialog>
       </div>
-      <ConfirmDialog
-        trigger={
-          <Button variant="secondary" disabled={unchanged}>
-            Change role
-          </Button>
-        }
-        title={`Make ${user.email} ${partnerMember ? `a ${label.toLowerCase()}` : label === "Staff" ? "staff" : "a customer"}?`}
-        description={
-          <p>
-            {partnerMember
-              ? `Their role in ${user.partner?.name ?? "the partner"} changes from ${roleLabels[current as PartnerRole]} to ${label}.`
-              : next === "admin"
-                ? "They get full access to this admin console."
-                : "They lose access to this admin console."}{" "}
-            They are signed out everywhere and sign in again under the new role.
-          </p>
-        }
-        confirmLabel="Change role"
-        confirmDisabled={!r.ok}
-        onOpenChange={r.reset}
-        onConfirm={async () => {
-          const reason = r.reason.trim();
-          await setRole.mutateAsync(
-            partnerMember ? { id: user.id, partnerRole: next as PartnerRole, reason } : { id: user.id, role: next as "admin" | "customer", reason },
-          );
-          toast({ title: `${user.email} is now ${label}`, tone: "success" });
-          await refresh();
-        }}
-      >
-        <ReasonField id="role-reason" value={r.reason} onChange={r.setReason} />
-      </ConfirmDialog>
+      <p id="user-next-role-hint" className="text-xs text-faint">
+        {partnerMember ? roleDescriptions[next as PartnerRole] : next === "admin" ? "Full access to this console." : "Buys and signs in to OAuth apps; no console."}
+      </p>
     </div>
   );
 }
