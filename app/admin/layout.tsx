@@ -22,6 +22,7 @@ const nav: NavItem[] = [
   { href: "/admin/access-requests", label: "Access requests" },
   { href: "/admin/oauth", label: "OAuth" },
   { href: "/admin/health", label: "Health" },
+  { href: "/admin/users", label: "Users" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

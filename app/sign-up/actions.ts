@@ -67,6 +67,7 @@ export async function signUpAction(_previous: SignUpState, form: FormData): Prom
     name: parsed.data.name || null,
     role: "customer",
     partnerId: null,
+    sessionVersion: 0, // a new account
   });
   redirect(safeCallbackPath(form.get("callbackUrl"), "/"));
 }

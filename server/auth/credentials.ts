@@ -23,8 +23,14 @@ export interface AuthenticatedUser {
   partnerId: string | null;
 }
 
+/**
+ * A user being signed in: who they are plus the users row's session version,
+ * which goes into the JWT so that bumping it ends every session issued before.
+ */
+export type SignedInUser = AuthenticatedUser & { sessionVersion: number };
+
 export type AuthenticateResult =
-  | { ok: true; user: AuthenticatedUser }
+  | { ok: true; user: SignedInUser }
   | { ok: false; reason: "invalid_credentials" | "disabled" }
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
@@ -66,6 +72,7 @@ export async function authenticateUser(db: Db, input: SignInInput, ip: string): 
       partnerId: users.partnerId,
       passwordHash: users.passwordHash,
       disabledAt: users.disabledAt,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`)
@@ -84,6 +91,6 @@ export async function authenticateUser(db: Db, input: SignInInput, ip: string): 
   if (row.disabledAt) return { ok: false, reason: "disabled" };
   return {
     ok: true,
-    user: { id: row.id, email: row.email, name: row.name, role: row.role, partnerId: row.partnerId },
+    user: { id: row.id, email: row.email, name: row.name, role: row.role, partnerId: row.partnerId, sessionVersion: row.sessionVersion },
   };
 }

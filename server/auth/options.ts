@@ -1,21 +1,26 @@
 import type { NextAuthOptions } from "next-auth";
 import type { JWT } from "next-auth/jwt";
-import CredentialsProvider from "next-auth/providers/credentials";
+import CredentialsModule from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { deriveKey } from "@/server/crypto";
 import { getEnv } from "@/server/env";
 import { clientIp } from "@/server/http/client-ip";
-import { authenticateUser, signInRetryMessage, signInSchema, type AuthenticatedUser } from "./credentials";
+import { authenticateUser, signInRetryMessage, signInSchema, type SignedInUser } from "./credentials";
 
 // next-auth v4 with JWT sessions. The token carries who the user is (id, role,
-// partnerId); getSessionUser() re-reads the row on each request so a disabled
-// user or a changed role takes effect immediately, not when the JWT expires.
+// partnerId) and the users row's session version; getSessionUser() re-reads the
+// row on each request so a disabled user, a changed role or a bumped version
+// ("sign out everywhere") takes effect immediately, not when the JWT expires.
 
 export type UserRole = "partner" | "admin" | "customer";
 
+// A CommonJS default export: Next's bundler unwraps it, Node's ESM loader (the
+// integration tests read sessions through these options) hands over the module.
+const CredentialsProvider = (CredentialsModule as unknown as { default?: typeof CredentialsModule }).default ?? CredentialsModule;
+
 declare module "next-auth" {
   interface Session {
-    user: { id: string; email: string; name: string | null; role: UserRole; partnerId: string | null };
+    user: { id: string; email: string; name: string | null; role: UserRole; partnerId: string | null; sessionVersion: number };
   }
   interface User {
     role: UserRole;
@@ -27,6 +32,8 @@ declare module "next-auth/jwt" {
   interface JWT {
     role?: UserRole;
     partnerId?: string | null;
+    /** users.session_version when the token was issued; tokens from before it existed have none (0). */
+    sessionVersion?: number;
   }
 }
 
@@ -64,8 +71,8 @@ export function getAuthSecret(): string {
 }
 
 /** The JWT claims of a signed-in user; shared by next-auth's callback and the sign-in action. */
-export function tokenClaims(user: AuthenticatedUser): JWT {
-  return { sub: user.id, email: user.email, name: user.name, role: user.role, partnerId: user.partnerId };
+export function tokenClaims(user: SignedInUser): JWT {
+  return { sub: user.id, email: user.email, name: user.name, role: user.role, partnerId: user.partnerId, sessionVersion: user.sessionVersion };
 }
 
 let cached: NextAuthOptions | undefined;
@@ -106,7 +113,7 @@ export function getAuthOptions(): NextAuthOptions {
     callbacks: {
       jwt({ token, user }) {
         // `user` is present only right after sign-in.
-        return user ? { ...token, ...tokenClaims(user as AuthenticatedUser) } : token;
+        return user ? { ...token, ...tokenClaims(user as SignedInUser) } : token;
       },
       session({ session, token }) {
         session.user = {
@@ -115,6 +122,7 @@ export function getAuthOptions(): NextAuthOptions {
           name: token.name ?? null,
           role: token.role ?? "customer",
           partnerId: token.partnerId ?? null,
+          sessionVersion: token.sessionVersion ?? 0,
         };
         return session;
       },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { approveLive, createCredential, createPartner, createUser, revokeCredential } from "@/server/services/partners";
+import { addAccount, staffRoles } from "@/server/services/admin-users";
+import { approveLive, createCredential, createPartner, revokeCredential } from "@/server/services/partners";
 import { setAffiliate } from "@/server/services/referrals";
 import { defineCommand } from "./admin-commands";
 import { flag } from "./args";
@@ -92,12 +93,18 @@ export const partnerCommands = {
   }),
 
   "user:create": defineCommand({
-    summary: "Create a marketplace account (buyer; signs in for OAuth)",
-    usage: "--email E --password P [--name N]",
-    flags: z.strictObject({ email: flag.email(), password: password(), name: flag.text("name").optional() }),
+    summary: "Create a login: a marketplace account (buyer; signs in for OAuth), or staff with --role admin",
+    usage: "--email E --password P [--name N] [--role customer|admin]",
+    flags: z.strictObject({
+      email: flag.email(),
+      password: password(),
+      name: flag.text("name").optional(),
+      role: z.enum(staffRoles, { error: "must be customer or admin" }).default("customer"),
+    }),
     async run(ctx, f) {
-      const user = await createUser(await ctx.db(), { email: f.email, password: f.password, name: f.name, role: "customer" });
-      return { user_id: user.userId, email: user.email };
+      // The console's "Add staff" calls the same service (audited as user.created).
+      const user = await addAccount(await ctx.db(), { email: f.email, password: f.password, name: f.name, role: f.role }, ctx.actor);
+      return { user_id: user.userId, email: user.email, role: user.role };
     },
   }),
 };

@@ -9,6 +9,7 @@ import { orderCommands } from "./admin-orders";
 import { partnerCommands } from "./admin-partners";
 import { settlementCommands } from "./admin-settlements";
 import { standingCommands } from "./admin-standing";
+import { userCommands } from "./admin-users";
 
 // Every command of `npm run admin`. A feature adds its commands by spreading its
 // own table here (order:*, settlement:run, brokerage:advance, oauth:revoke).
@@ -28,6 +29,7 @@ export const commands: CommandTable = {
   ...brokerageCommands,
   ...oauthCommands,
   ...consoleCommands,
+  ...userCommands,
   seed: defineCommand({
     summary: "Load the demo data (inventories, demo partners, admin, buyer) unless already there",
     usage: "",

@@ -192,7 +192,7 @@ export async function acceptInvitation(db: Db, input: AcceptInput) {
       throw new AppError("conflict", "This invitation is no longer valid; ask for a new link.");
     }
     const [existing] = await tx
-      .select({ id: users.id, partnerId: users.partnerId, disabledAt: users.disabledAt })
+      .select({ id: users.id, partnerId: users.partnerId, disabledAt: users.disabledAt, sessionVersion: users.sessionVersion })
       .from(users)
       .where(sql`lower(${users.email}) = ${invitation.email}`)
       .for("update");
@@ -226,7 +226,8 @@ export async function acceptInvitation(db: Db, input: AcceptInput) {
       { action: "team.joined", targetType: "user", targetId: userId, partnerId: invitation.partnerId, data: { email: invitation.email, role: invitation.role, invitation: invitation.id } },
       now,
     );
-    return { userId, partnerId: invitation.partnerId, email: invitation.email, name: input.name ?? null };
+    // The session the joiner gets must carry the row's version (a reactivated login keeps its own).
+    return { userId, partnerId: invitation.partnerId, email: invitation.email, name: input.name ?? null, sessionVersion: existing?.sessionVersion ?? 0 };
   });
   return accepted.catch((error: unknown) => {
     throw isUniqueViolation(error) ? new AppError("conflict", "An account with this email already exists.") : error;
@@ -234,7 +235,7 @@ export async function acceptInvitation(db: Db, input: AcceptInput) {
 }
 
 /** Locks the partner's active owners (so two demotions cannot both pass the check) and counts them. */
-async function lockOwners(tx: Db, partnerId: string): Promise<string[]> {
+export async function lockOwners(tx: Db, partnerId: string): Promise<string[]> {
   const rows = await tx
     .select({ id: users.id })
     .from(users)
@@ -253,7 +254,7 @@ async function lockMemberOrThrow(tx: Db, partnerId: string, userId: string) {
   return member;
 }
 
-const LAST_OWNER = "Every organisation needs an owner: make someone else an owner first.";
+export const LAST_OWNER = "Every organisation needs an owner: make someone else an owner first.";
 
 export async function changeMemberRole(db: Db, input: { partnerId: string; userId: string; role: PartnerRole }, actor: Actor) {
   return db.transaction(async (tx) => {
@@ -278,7 +279,8 @@ export async function removeMember(db: Db, input: { partnerId: string; userId: s
     const owners = await lockOwners(tx, input.partnerId);
     const member = await lockMemberOrThrow(tx, input.partnerId, input.userId);
     if (member.role === "owner" && owners.length <= 1) throw new AppError("conflict", LAST_OWNER);
-    await tx.update(users).set({ disabledAt: clock.now() }).where(eq(users.id, member.id));
+    // The version bump keeps old cookies dead if the member is invited back later.
+    await tx.update(users).set({ disabledAt: clock.now(), sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, member.id));
     await recordAudit(tx, actor, { action: "team.removed", targetType: "user", targetId: member.id, partnerId: input.partnerId, data: { email: member.email, role: member.role } });
     return { userId: member.id };
   });

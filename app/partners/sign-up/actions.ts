@@ -47,6 +47,6 @@ export async function signUpPartnerAction(_previous: PartnerSignUpState, form: F
     if (isAppError(error) && error.code === "conflict") return { error: "An account with this email already exists. Sign in instead.", fields };
     throw error;
   }
-  await startSession({ id: created.userId, email: parsed.data.email, name: parsed.data.name || null, role: "partner", partnerId: created.partnerId });
+  await startSession({ id: created.userId, email: parsed.data.email, name: parsed.data.name || null, role: "partner", partnerId: created.partnerId, sessionVersion: 0 });
   redirect("/dashboard?welcome=1");
 }

@@ -20,6 +20,7 @@ import { adminPayoutsRouter } from "./admin-payouts";
 import { adminInventoryRouter } from "./admin-inventory";
 import { adminHealthRouter } from "./admin-health";
 import { adminOauthRouter } from "./admin-oauth";
+import { adminUsersRouter } from "./admin-users";
 
 // The admin console: staff only (adminProcedure answers FORBIDDEN to anyone
 // else), each procedure over the service the operations CLI calls.
@@ -178,6 +179,7 @@ export const adminRouter = createTRPCRouter({
   inventory: adminInventoryRouter,
   oauth: adminOauthRouter,
   health: adminHealthRouter,
+  users: adminUsersRouter,
   /** admin.audit - every audited change, filtered by actor, action, entity and UTC time */
   audit: adminProcedure
     .input(

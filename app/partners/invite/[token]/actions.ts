@@ -32,6 +32,6 @@ export async function acceptInvitationAction(_previous: AcceptState, form: FormD
     if (isAppError(error)) return { error: error.message, name };
     throw error;
   }
-  await startSession({ id: joined.userId, email: joined.email, name: joined.name, role: "partner", partnerId: joined.partnerId });
+  await startSession({ id: joined.userId, email: joined.email, name: joined.name, role: "partner", partnerId: joined.partnerId, sessionVersion: joined.sessionVersion });
   redirect("/dashboard?joined=1");
 }
