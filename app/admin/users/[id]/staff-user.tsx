@@ -159,6 +159,8 @@ function SignOutEverywhere({ user, self }: { user: User; self: boolean }) {
       onOpenChange={r.reset}
       onConfirm={async () => {
         await signOut.mutateAsync({ id: user.id, reason: r.reason.trim() });
+        // This browser's own session just ended too: go where a signed-out person belongs.
+        if (self) return window.location.assign(`/sign-in?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
         toast({ title: `${user.email} is signed out everywhere`, tone: "success" });
         await refresh();
       }}
