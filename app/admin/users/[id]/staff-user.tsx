@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/app/providers";
 import {
@@ -143,6 +144,7 @@ function SignOutEverywhere({ user, self }: { user: User; self: boolean }) {
   const { toast } = useToast();
   const r = useReason();
   const signOut = useMutation(trpc.admin.users.signOutEverywhere.mutationOptions());
+  const router = useRouter();
   return (
     <ConfirmDialog
       trigger={<Button variant="secondary">Sign out everywhere</Button>}
@@ -160,7 +162,7 @@ function SignOutEverywhere({ user, self }: { user: User; self: boolean }) {
       onConfirm={async () => {
         await signOut.mutateAsync({ id: user.id, reason: r.reason.trim() });
         // This browser's own session just ended too: go where a signed-out person belongs.
-        if (self) return window.location.assign(`/sign-in?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+        if (self) return router.replace(`/sign-in?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
         toast({ title: `${user.email} is signed out everywhere`, tone: "success" });
         await refresh();
       }}
