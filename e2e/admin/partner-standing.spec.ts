@@ -49,6 +49,7 @@ test("staff suspend, re-term, reinstate and pay a partner; the partner and its k
   await signInStaff(staff);
   await staff.goto(`/admin/partners/${partnerId}`);
   await expect(staff.getByRole("heading", { name: partner.company, level: 1 })).toBeVisible();
+  await expect(staff.getByTestId("partner-balances")).toContainText("$80.00"); // the commission payout to send
 
   // Suspend: the dialog names the consequence and needs a reason.
   await staff.getByRole("button", { name: "Suspend partner" }).click();

@@ -1,4 +1,4 @@
-import { and, desc, ilike, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { partners, type Environment } from "@/db/schema";
 import { AppError } from "@/server/errors";
@@ -56,6 +56,49 @@ export async function getPartnerForStaff(db: Db, partnerId: string) {
     ]);
     return { environment, keys, webhooks, requests: requests.requests };
   };
-  const [sandbox, live, orders] = await Promise.all([perEnvironment("sandbox"), perEnvironment("live"), searchOrdersForStaff(db, { partnerId, limit: 10 })]);
-  return { organisation, environments: [live, sandbox], orders: orders.orders };
+  const [sandbox, live, orders, balances] = await Promise.all([
+    perEnvironment("sandbox"),
+    perEnvironment("live"),
+    searchOrdersForStaff(db, { partnerId, limit: 10 }),
+    partnerBalances(db, partnerId),
+  ]);
+  return { organisation, environments: [live, sandbox], orders: orders.orders, balances };
+}
+
+/**
+ * Money in flight with a partner, per environment and currency: sales paid but
+ * not yet settled (gross and the commission on them) and payouts owed to the
+ * partner that staff have not sent yet. One round trip.
+ */
+export async function partnerBalances(db: Db, partnerId: string) {
+  const rows = await db.execute<{
+    environment: Environment;
+    currency: string;
+    unsettled_orders: number;
+    unsettled_gross: string;
+    unsettled_commission: string;
+    payouts_pending: string;
+  }>(sql`
+    select environment, currency, sum(n)::int as unsettled_orders, sum(gross)::text as unsettled_gross,
+           sum(commission)::text as unsettled_commission, sum(pending)::text as payouts_pending
+    from (
+      select environment, currency, count(*) as n, sum(sale_price_cents) as gross, sum(commission_cents) as commission, 0 as pending
+      from orders
+      where partner_id = ${partnerId} and status in ('EXTERNALLY_PAID', 'PAID', 'MANUAL_REVIEW', 'TRANSFER_IN_PROGRESS', 'TRANSFER_COMPLETED')
+      group by 1, 2
+      union all
+      select environment, currency, 0, 0, 0, sum(amount_cents)
+      from payouts where partner_id = ${partnerId} and status = 'pending'
+      group by 1, 2
+    ) t
+    group by 1, 2
+    order by 1, 2`);
+  return rows.map((r) => ({
+    environment: r.environment,
+    currency: r.currency,
+    unsettledOrders: r.unsettled_orders,
+    unsettledGrossCents: Number(r.unsettled_gross),
+    unsettledCommissionCents: Number(r.unsettled_commission),
+    payoutsPendingCents: Number(r.payouts_pending),
+  }));
 }

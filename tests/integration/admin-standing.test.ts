@@ -162,11 +162,15 @@ describe("payouts", () => {
     assert.equal(before.status, 200, JSON.stringify(before.body));
     assert.deepEqual(before.body.data.map((p) => [p.status, p.reference]), [["pending", null]]);
 
+    const balance = async () => (await caller.admin.partners.get({ id: live.partnerId })).balances.find((b) => b.environment === "live");
+    assert.equal((await balance())?.payoutsPendingCents, live.payout.amountCents);
+
     await assert.rejects(caller.admin.payouts.markPaid({ id: live.payout.id, reference: "x" }), isCode("validation_error"));
     const paid = await caller.admin.payouts.markPaid({ id: live.payout.id, reference: "SEPA-2026-11-0042" });
     assert.equal(paid.status, "paid");
     assert.equal(paid.reference, "SEPA-2026-11-0042");
     await assert.rejects(caller.admin.payouts.markPaid({ id: live.payout.id, reference: "SEPA-again" }), isCode("conflict"));
+    assert.equal(await balance(), undefined, "nothing in flight once the payout is sent");
 
     const afterPaid = await callRoute<{ data: { status: string; reference: string | null; paid_at: string | null }[] }>(payoutsRoute.GET, {
       url: "/api/partner/v1/payouts",

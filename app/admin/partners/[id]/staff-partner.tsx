@@ -21,6 +21,12 @@ import {
   LoadingRows,
   RelativeTime,
   ReasonField,
+  Table,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
   reasonReady,
   useToast,
 } from "@/components/ui";
@@ -41,7 +47,7 @@ export function StaffPartner({ id }: { id: string }) {
   const partner = useQuery(trpc.admin.partners.get.queryOptions({ id }));
   if (partner.isPending) return <LoadingRows label="Loading the partner…" rows={8} />;
   if (partner.isError) return <ErrorState title="We couldn't load this partner" error={partner.error} onRetry={() => partner.refetch()} />;
-  const { organisation: o, environments, orders } = partner.data;
+  const { organisation: o, environments, orders, balances } = partner.data;
   return (
     <div className="space-y-6">
       <div className="space-y-2">
@@ -137,10 +143,58 @@ export function StaffPartner({ id }: { id: string }) {
           </CardContent>
         </Card>
       </div>
+      <Balances partnerId={o.id} balances={balances} />
       {environments.map((env) => (
         <EnvironmentSection key={env.environment} partnerId={o.id} env={env} />
       ))}
     </div>
+  );
+}
+
+function Balances({ partnerId, balances }: { partnerId: string; balances: Partner["balances"] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Balances</CardTitle>
+        <CardDescription>
+          Sales paid but not settled yet, and payouts owed to the partner that are not sent (
+          <Link href={`/admin/payouts?partner=${partnerId}`} className="text-brand underline hover:text-brand-hover">
+            its payouts
+          </Link>
+          ).
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {balances.length === 0 ? (
+          <p className="text-sm text-muted">Nothing in flight: every sale is settled and every payout sent.</p>
+        ) : (
+          <Table aria-label="Balances" data-testid="partner-balances">
+            <THead>
+              <TR>
+                <TH>Environment</TH>
+                <TH className="text-right max-sm:hidden">Unsettled orders</TH>
+                <TH className="text-right">Unsettled gross</TH>
+                <TH className="text-right max-sm:hidden">Commission on it</TH>
+                <TH className="text-right">Payouts to send</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {balances.map((b) => (
+                <TR key={`${b.environment}-${b.currency}`}>
+                  <TD className="capitalize">
+                    {b.environment} <span className="text-muted">{b.currency}</span>
+                  </TD>
+                  <TD className="text-right tabular-nums max-sm:hidden">{b.unsettledOrders}</TD>
+                  <TD className="text-right tabular-nums">{formatMoney(b.unsettledGrossCents, b.currency)}</TD>
+                  <TD className="text-right tabular-nums max-sm:hidden">{formatMoney(b.unsettledCommissionCents, b.currency)}</TD>
+                  <TD className="text-right tabular-nums">{formatMoney(b.payoutsPendingCents, b.currency)}</TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 
