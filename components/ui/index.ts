@@ -24,3 +24,4 @@ export * from "./toast";
 export * from "./tooltip";
 export * from "./query-states";
 export * from "./reason-field";
+export * from "./paged-list";

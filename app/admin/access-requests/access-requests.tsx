@@ -6,21 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import {
-  Badge,
-  Button,
-  ConfirmDialog,
-  CopyButton,
-  EmptyState,
-  ErrorState,
-  Label,
-  LoadingRows,
-  PageHeader,
-  RelativeTime,
-  Select,
-  Textarea,
-  useToast,
-} from "@/components/ui";
+import { Badge, Button, ConfirmDialog, CopyButton, Label, PagedList, PageHeader, RelativeTime, Select, Textarea, useToast } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 
 // Production access requests: staff approve (the partner can then create live
@@ -54,26 +40,19 @@ export function AccessRequests() {
           ))}
         </Select>
       </div>
-      {list.isPending ? (
-        <LoadingRows label="Loading requests…" rows={4} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load the requests" error={list.error} onRetry={() => list.refetch()} />
-      ) : requests.length === 0 ? (
-        <EmptyState title={status ? `No ${status} requests` : "No requests yet"} description="Partners ask from their Organisation page." />
-      ) : (
-        <>
-          <ul className="space-y-3" aria-label="Production access requests">
-            {requests.map((request) => (
-              <RequestRow key={request.id} request={request} />
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={list}
+        count={requests.length}
+        loading="Loading requests…"
+        errorTitle="We couldn't load the requests"
+        empty={{ title: status ? `No ${status} requests` : "No requests yet", description: "Partners ask from their Organisation page." }}
+      >
+        <ul className="space-y-3" aria-label="Production access requests">
+          {requests.map((request) => (
+            <RequestRow key={request.id} request={request} />
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import { Badge, Button, EmptyState, ErrorState, Label, LoadingRows, PageHeader, RelativeTime, Select } from "@/components/ui";
+import { Badge, Label, PagedList, PageHeader, RelativeTime, Select } from "@/components/ui";
 import type { BrokerageStatus } from "@/server/services/brokerage";
 
 // The brokerage queue: every partner's cases, the open ones by default, one
@@ -40,37 +40,30 @@ export function CaseQueue() {
           ))}
         </Select>
       </div>
-      {list.isPending ? (
-        <LoadingRows label="Loading cases…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load the cases" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No cases here" description="Partners open cases with POST /brokerage or from their dashboard." />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Brokerage cases">
-            {rows.map((c) => (
-              <li key={c.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-case">
-                <div className="min-w-0 flex-1 basis-64">
-                  <Link href={`/admin/brokerage/${c.id}`} className="font-medium break-all text-ink hover:text-brand">
-                    {c.domain}
-                  </Link>
-                  <div className="text-xs text-muted">
-                    {c.partnerName} · {c.environment} · {c.tier} · <RelativeTime value={c.createdAt} />
-                  </div>
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading cases…"
+        errorTitle="We couldn't load the cases"
+        empty={{ title: "No cases here", description: "Partners open cases with POST /brokerage or from their dashboard." }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Brokerage cases">
+          {rows.map((c) => (
+            <li key={c.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-case">
+              <div className="min-w-0 flex-1 basis-64">
+                <Link href={`/admin/brokerage/${c.id}`} className="font-medium break-all text-ink hover:text-brand">
+                  {c.domain}
+                </Link>
+                <div className="text-xs text-muted">
+                  {c.partnerName} · {c.environment} · {c.tier} · <RelativeTime value={c.createdAt} />
                 </div>
-                <Badge tone={c.status === "COMPLETED" ? "success" : c.status === "CLOSED_NO_DEAL" ? "neutral" : "warning"}>{c.status}</Badge>
-                <span className="w-28 text-right text-sm tabular-nums">budget {formatMoney(c.budgetCents, c.currency)}</span>
-              </li>
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+              </div>
+              <Badge tone={c.status === "COMPLETED" ? "success" : c.status === "CLOSED_NO_DEAL" ? "neutral" : "warning"}>{c.status}</Badge>
+              <span className="w-28 text-right text-sm tabular-nums">budget {formatMoney(c.budgetCents, c.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import { Badge, Button, buttonClasses, EmptyState, ErrorState, Input, Label, LoadingRows, PageHeader, RelativeTime, Select, type BadgeTone } from "@/components/ui";
+import { Badge, Button, buttonClasses, Input, Label, PagedList, type BadgeTone, PageHeader, RelativeTime, Select } from "@/components/ui";
 import { ListingFormDialog, RemoveListing } from "./listing-dialogs";
 
 // One environment's listings, newest first, filtered from the URL (?env=,
@@ -87,68 +87,61 @@ export function StaffInventory() {
           <Button type="submit">Search</Button>
         </div>
       </form>
-      {list.isPending ? (
-        <LoadingRows label="Loading listings…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load the listings" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No listings match" description={filters.q || status ? "Change or clear the filters." : `Nothing in the ${environment} inventory yet: add a domain or import a CSV.`} />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label={`${environment} listings`}>
-            {rows.map((listing) => (
-              <li key={listing.id} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3" data-testid="staff-listing" data-domain={listing.name}>
-                <div className="min-w-0 flex-1 basis-56">
-                  <span className="font-medium break-all text-ink">{listing.name}</span>
-                  <div className="flex flex-wrap gap-x-2 text-xs text-muted">
-                    <span>
-                      updated <RelativeTime value={listing.updatedAt} />
-                    </span>
-                    <Link href={`/admin/audit?targetId=${listing.id}`} className="text-brand hover:text-brand-hover" aria-label={`Audit log of ${listing.name}`}>
-                      Audit log
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading listings…"
+        errorTitle="We couldn't load the listings"
+        empty={{ title: "No listings match", description: filters.q || status ? "Change or clear the filters." : `Nothing in the ${environment} inventory yet: add a domain or import a CSV.` }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label={`${environment} listings`}>
+          {rows.map((listing) => (
+            <li key={listing.id} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3" data-testid="staff-listing" data-domain={listing.name}>
+              <div className="min-w-0 flex-1 basis-56">
+                <span className="font-medium break-all text-ink">{listing.name}</span>
+                <div className="flex flex-wrap gap-x-2 text-xs text-muted">
+                  <span>
+                    updated <RelativeTime value={listing.updatedAt} />
+                  </span>
+                  <Link href={`/admin/audit?targetId=${listing.id}`} className="text-brand hover:text-brand-hover" aria-label={`Audit log of ${listing.name}`}>
+                    Audit log
+                  </Link>
+                  {listing.status === "reserved" || listing.status === "sold" ? (
+                    <Link
+                      href={`/admin/orders?q=${encodeURIComponent(listing.name)}&environment=${listing.environment}`}
+                      className="text-brand hover:text-brand-hover"
+                      aria-label={`Orders of ${listing.name}`}
+                    >
+                      Orders
                     </Link>
-                    {listing.status === "reserved" || listing.status === "sold" ? (
-                      <Link
-                        href={`/admin/orders?q=${encodeURIComponent(listing.name)}&environment=${listing.environment}`}
-                        className="text-brand hover:text-brand-hover"
-                        aria-label={`Orders of ${listing.name}`}
-                      >
-                        Orders
-                      </Link>
-                    ) : null}
-                  </div>
-                </div>
-                <ListingStatus status={listing.status} />
-                <div className="tabular-nums sm:w-32 sm:text-right" data-testid="listing-price">
-                  {formatMoney(listing.priceCents, listing.currency)}
-                  <div className="text-xs text-muted">{listing.floorPriceCents != null ? `floor ${formatMoney(listing.floorPriceCents, listing.currency)}` : "no floor"}</div>
-                </div>
-                <div className="ml-auto flex justify-end gap-1 sm:ml-0 sm:w-40">
-                  {listing.status === "listed" ? (
-                    <>
-                      <ListingFormDialog
-                        environment={listing.environment}
-                        listing={listing}
-                        trigger={
-                          <Button variant="secondary" size="sm" aria-label={`Reprice ${listing.name}`}>
-                            Reprice
-                          </Button>
-                        }
-                      />
-                      <RemoveListing listing={listing} />
-                    </>
                   ) : null}
                 </div>
-              </li>
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+              </div>
+              <ListingStatus status={listing.status} />
+              <div className="tabular-nums sm:w-32 sm:text-right" data-testid="listing-price">
+                {formatMoney(listing.priceCents, listing.currency)}
+                <div className="text-xs text-muted">{listing.floorPriceCents != null ? `floor ${formatMoney(listing.floorPriceCents, listing.currency)}` : "no floor"}</div>
+              </div>
+              <div className="ml-auto flex justify-end gap-1 sm:ml-0 sm:w-40">
+                {listing.status === "listed" ? (
+                  <>
+                    <ListingFormDialog
+                      environment={listing.environment}
+                      listing={listing}
+                      trigger={
+                        <Button variant="secondary" size="sm" aria-label={`Reprice ${listing.name}`}>
+                          Reprice
+                        </Button>
+                      }
+                    />
+                    <RemoveListing listing={listing} />
+                  </>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import { Button, buttonClasses, EmptyState, ErrorState, Input, Label, LoadingRows, PageHeader, RelativeTime, Select } from "@/components/ui";
+import { Button, buttonClasses, Input, Label, PagedList, PageHeader, RelativeTime, Select } from "@/components/ui";
 import type { OrderStatus } from "@/server/services/order-states";
 import { StaffOrderStatus, staffOrderStatuses } from "./order-status";
 
@@ -87,37 +87,30 @@ export function StaffOrders() {
           ) : null}
         </div>
       </form>
-      {list.isPending ? (
-        <LoadingRows label="Loading orders…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load the orders" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title={inReview ? "Nothing waits for review" : "No orders match"} description={inReview ? "Sales above the risk threshold appear here." : "Change or clear the filters."} />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Orders">
-            {rows.map((order) => (
-              <li key={order.id} className="flex flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3" data-testid="staff-order" data-order-id={order.id}>
-                <div className="min-w-0 flex-1 basis-64">
-                  <Link href={`/admin/orders/${order.id}`} className="font-medium break-all text-ink hover:text-brand">
-                    {order.domain}
-                  </Link>
-                  <div className="text-xs text-muted">
-                    {order.partnerName ?? "Marketplace"} · {order.environment} · <RelativeTime value={order.createdAt} />
-                  </div>
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading orders…"
+        errorTitle="We couldn't load the orders"
+        empty={{ title: inReview ? "Nothing waits for review" : "No orders match", description: inReview ? "Sales above the risk threshold appear here." : "Change or clear the filters." }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Orders">
+          {rows.map((order) => (
+            <li key={order.id} className="flex flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3" data-testid="staff-order" data-order-id={order.id}>
+              <div className="min-w-0 flex-1 basis-64">
+                <Link href={`/admin/orders/${order.id}`} className="font-medium break-all text-ink hover:text-brand">
+                  {order.domain}
+                </Link>
+                <div className="text-xs text-muted">
+                  {order.partnerName ?? "Marketplace"} · {order.environment} · <RelativeTime value={order.createdAt} />
                 </div>
-                <StaffOrderStatus status={order.status} />
-                <span className="w-28 text-right tabular-nums">{formatMoney(order.salePriceCents, order.currency)}</span>
-              </li>
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+              </div>
+              <StaffOrderStatus status={order.status} />
+              <span className="w-28 text-right tabular-nums">{formatMoney(order.salePriceCents, order.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

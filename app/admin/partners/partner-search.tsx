@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import { Badge, Button, EmptyState, ErrorState, Input, Label, LoadingRows, PageHeader, RelativeTime } from "@/components/ui";
+import { Badge, Button, Input, Label, PagedList, PageHeader, RelativeTime } from "@/components/ui";
 
 // Partners by name, email or id, newest first; ?q= in the URL.
 
@@ -31,40 +31,33 @@ export function PartnerSearch() {
         </div>
         <Button type="submit">Search</Button>
       </form>
-      {list.isPending ? (
-        <LoadingRows label="Loading partners…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load partners" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No partners match" description="Search by part of the name, the email or the id." />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Partners">
-            {rows.map((partner) => (
-              <li key={partner.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-partner">
-                <div className="min-w-0 flex-1 basis-64">
-                  <Link href={`/admin/partners/${partner.id}`} className="font-medium text-ink hover:text-brand">
-                    {partner.name}
-                  </Link>
-                  <div className="text-xs break-all text-muted">
-                    {partner.email} · joined <RelativeTime value={partner.createdAt} />
-                  </div>
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading partners…"
+        errorTitle="We couldn't load partners"
+        empty={{ title: "No partners match", description: "Search by part of the name, the email or the id." }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Partners">
+          {rows.map((partner) => (
+            <li key={partner.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-partner">
+              <div className="min-w-0 flex-1 basis-64">
+                <Link href={`/admin/partners/${partner.id}`} className="font-medium text-ink hover:text-brand">
+                  {partner.name}
+                </Link>
+                <div className="text-xs break-all text-muted">
+                  {partner.email} · joined <RelativeTime value={partner.createdAt} />
                 </div>
-                <div className="flex flex-wrap gap-1">
-                  <Badge>{partner.paymentModel === "mor" ? "MoR" : "Hosted checkout"}</Badge>
-                  {partner.isAffiliate ? <Badge tone="success">Affiliate</Badge> : null}
-                  <Badge tone={partner.liveApprovedAt ? "success" : "warning"}>{partner.liveApprovedAt ? "Live" : "Sandbox only"}</Badge>
-                </div>
-              </li>
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+              </div>
+              <div className="flex flex-wrap gap-1">
+                <Badge>{partner.paymentModel === "mor" ? "MoR" : "Hosted checkout"}</Badge>
+                {partner.isAffiliate ? <Badge tone="success">Affiliate</Badge> : null}
+                <Badge tone={partner.liveApprovedAt ? "success" : "warning"}>{partner.liveApprovedAt ? "Live" : "Sandbox only"}</Badge>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

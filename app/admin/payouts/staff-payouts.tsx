@@ -7,22 +7,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import {
-  Badge,
-  Button,
-  ConfirmDialog,
-  CopyButton,
-  EmptyState,
-  ErrorState,
-  Field,
-  Input,
-  Label,
-  LoadingRows,
-  PageHeader,
-  RelativeTime,
-  Select,
-  useToast,
-} from "@/components/ui";
+import { Badge, Button, ConfirmDialog, CopyButton, Field, Input, Label, PagedList, PageHeader, RelativeTime, Select, useToast } from "@/components/ui";
 import type { AppRouter } from "@/server/trpc/routers/_app";
 
 // What the service owes partners: commission payouts of closed statements,
@@ -111,29 +96,19 @@ export function StaffPayouts() {
           ) : null}
         </div>
       </form>
-      {list.isPending ? (
-        <LoadingRows label="Loading payouts…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load the payouts" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          title={queue ? "Nothing to send" : "No payouts match"}
-          description={queue ? "A settlement run writes live payouts here for non-MoR commission, brokerage shares and referral commission." : "Change or clear the filters."}
-        />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Payouts">
-            {rows.map((payout) => (
-              <PayoutRow key={payout.id} payout={payout} />
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading payouts…"
+        errorTitle="We couldn't load the payouts"
+        empty={{ title: queue ? "Nothing to send" : "No payouts match", description: queue ? "A settlement run writes live payouts here for non-MoR commission, brokerage shares and referral commission." : "Change or clear the filters." }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Payouts">
+          {rows.map((payout) => (
+            <PayoutRow key={payout.id} payout={payout} />
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }

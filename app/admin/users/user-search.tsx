@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
-import { Button, EmptyState, ErrorState, Input, Label, LoadingRows, PageHeader, RelativeTime, Select } from "@/components/ui";
+import { Button, Input, Label, PagedList, PageHeader, RelativeTime, Select } from "@/components/ui";
 import { AddStaffDialog } from "./add-staff-dialog";
 import { UserBadges } from "./user-badges";
 
@@ -70,45 +70,38 @@ export function UserSearch() {
           ) : null}
         </div>
       </form>
-      {list.isPending ? (
-        <LoadingRows label="Loading users…" rows={6} />
-      ) : list.isError ? (
-        <ErrorState title="We couldn't load users" error={list.error} onRetry={() => list.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No users match" description="Search by part of the email or name, or change the filters." />
-      ) : (
-        <>
-          <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Users">
-            {rows.map((user) => (
-              <li key={user.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-user" data-user-id={user.id}>
-                <div className="min-w-0 flex-1 basis-64">
-                  <Link href={`/admin/users/${user.id}`} className="font-medium break-all text-ink hover:text-brand">
-                    {user.email}
-                  </Link>
-                  <div className="text-xs break-words text-muted">
-                    {user.name ? `${user.name} · ` : ""}
-                    {user.partner ? (
-                      <>
-                        <Link href={`/admin/partners/${user.partner.id}`} className="text-brand underline underline-offset-2 hover:text-brand-hover">
-                          {user.partner.name}
-                        </Link>
-                        {" · "}
-                      </>
-                    ) : null}
-                    joined <RelativeTime value={user.createdAt} />
-                  </div>
+      <PagedList
+        query={list}
+        count={rows.length}
+        loading="Loading users…"
+        errorTitle="We couldn't load users"
+        empty={{ title: "No users match", description: "Search by part of the email or name, or change the filters." }}
+      >
+        <ul className="divide-y divide-line rounded-xl border border-line bg-surface" aria-label="Users">
+          {rows.map((user) => (
+            <li key={user.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3" data-testid="staff-user" data-user-id={user.id}>
+              <div className="min-w-0 flex-1 basis-64">
+                <Link href={`/admin/users/${user.id}`} className="font-medium break-all text-ink hover:text-brand">
+                  {user.email}
+                </Link>
+                <div className="text-xs break-words text-muted">
+                  {user.name ? `${user.name} · ` : ""}
+                  {user.partner ? (
+                    <>
+                      <Link href={`/admin/partners/${user.partner.id}`} className="text-brand underline underline-offset-2 hover:text-brand-hover">
+                        {user.partner.name}
+                      </Link>
+                      {" · "}
+                    </>
+                  ) : null}
+                  joined <RelativeTime value={user.createdAt} />
                 </div>
-                <UserBadges role={user.role} partnerRole={user.partnerRole} disabledAt={user.disabledAt} />
-              </li>
-            ))}
-          </ul>
-          {list.hasNextPage ? (
-            <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          ) : null}
-        </>
-      )}
+              </div>
+              <UserBadges role={user.role} partnerRole={user.partnerRole} disabledAt={user.disabledAt} />
+            </li>
+          ))}
+        </ul>
+      </PagedList>
     </div>
   );
 }
