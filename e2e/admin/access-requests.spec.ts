@@ -66,6 +66,9 @@ test("staff approve a production-access request; the partner then creates a live
   await staff.goto("/admin/partners");
   await staff.getByLabel("Name, email or id").fill(partner.email);
   await staff.getByRole("button", { name: "Search" }).click();
+  await expect(staff.getByRole("link", { name: partner.company })).toBeVisible();
+  await expectAccessible(staff, "admin partners");
+  await saveScreenshots(staff, "admin-partners");
   await staff.getByRole("link", { name: partner.company }).click();
   await expect(staff.getByRole("heading", { name: partner.company, level: 1 })).toBeVisible();
   await expect(staff.getByText("Live approved")).toBeVisible();
