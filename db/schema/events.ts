@@ -97,6 +97,7 @@ export const webhookAttempts = pgTable(
     responseBody: text(),
     attemptedAt: createdAt(),
   },
-  (t) => [index().on(t.deliveryId)],
+  // attempted_at: the console's health screen reads the last 24 hours of attempts.
+  (t) => [index().on(t.deliveryId), index().on(t.attemptedAt)],
 );
 
