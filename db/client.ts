@@ -21,17 +21,12 @@ interface Pool {
 // One pool per process; kept on globalThis so Next's dev reloads don't leak pools.
 const holder = globalThis as unknown as { __pdmPool?: Pool };
 
-/**
- * Trigram similarity a label needs for the search's `%` operator (pg_trgm's default
- * is 0.3): at 0.3 a nine-letter query hands 21,000 of a million labels to the
- * recheck for a few hundred matches (72 ms); at 0.5 the typo and partial-name
- * matches the label leg is for still pass ("piza" ~ pizza 0.57, "bestpizza" ~
- * bestpizzashop 0.71) and the leg stays within a few milliseconds.
- */
-export const TRIGRAM_THRESHOLD = 0.5;
-
+// Search sets its trigram thresholds per statement (server/search/engine.ts,
+// trigramThresholds), not in the startup message. The two timeouts below are
+// startup parameters: behind a transaction-pooling PgBouncer, list them in its
+// ignore_startup_parameters and set them on the role instead
+// (ALTER ROLE app SET statement_timeout = '15s'), which every session then gets.
 export interface PoolOptions {
-  trigramThreshold?: number;
   /** A statement running longer is cancelled (57014); 0 turns it off (bulk loads, benchmarks). */
   statementTimeoutMs?: number;
   /** A transaction left idle this long (a stuck request holding locks) is ended by the server. */
@@ -52,7 +47,6 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
     connection: {
       application_name: "partner-marketplace",
       // Sent with the startup message: no extra round trip, on every connection.
-      "pg_trgm.similarity_threshold": String(options.trigramThreshold ?? TRIGRAM_THRESHOLD),
       statement_timeout: String(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
       idle_in_transaction_session_timeout: String(options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
     } as Record<string, string>,

@@ -20,4 +20,9 @@ export const advisoryLocks = {
   paymentReconciler: 727030,
   /** server/services/prune.ts: one pruning chore at a time across workers. */
   prune: 727040,
+  /**
+   * server/search/vocabulary.ts: vocabulary writers commit one at a time, so the
+   * ids they take are visible in id order and the mirrors' catch-up misses none.
+   */
+  vocabulary: 727050,
 } as const;

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { advisoryLocks } from "@/db/locks";
 import { searchVocabulary } from "@/db/schema";
 import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, wordCost } from "./text";
@@ -9,6 +10,15 @@ import { isKnownWord, wordCost } from "./text";
 // expansion need every word at hand). The mirror catches up on each query with
 // one indexed read of the rows added since (usually none), so a word listed a
 // moment ago is already known.
+//
+// Catch-up reads ids above the highest it has seen, which is safe only if no
+// smaller id can still commit after a larger one is visible. Ids come from a
+// sequence when a row is written, so two writers could commit out of order (a
+// slow transaction's word, lower id, committed after a faster one's was read:
+// missed for ever). Writers therefore take one transaction-scoped advisory lock
+// before they write (writeVocabulary): the next writer takes its ids only after
+// the previous one committed, so ids become visible in order. Writes are rare
+// (ingest); readers never wait.
 
 const EMBED_BATCH = 256;
 
@@ -35,16 +45,28 @@ export async function registerVocabulary(db: Db, words: Iterable<string>, embedd
   for (let i = 0; i < missing.length; i += EMBED_BATCH) {
     const batch = missing.slice(i, i + EMBED_BATCH);
     const vectors = await embedWordsInContext(embedder, batch);
-    await db
+    await writeVocabulary(db, batch.map((word, j) => ({ word, model, vector: toBytes(vectors[j] as Float32Array) })));
+  }
+  return missing.length;
+}
+
+/**
+ * Writes embedded words under the vocabulary lock (see the top of this file), in
+ * a transaction of its own or a savepoint of the caller's, whose commit releases it.
+ */
+export async function writeVocabulary(db: Db, rows: { word: string; model: string; vector: Buffer }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${advisoryLocks.vocabulary})`);
+    await tx
       .insert(searchVocabulary)
-      .values(batch.map((word, j) => ({ word, model, vector: toBytes(vectors[j] as Float32Array) })))
+      .values(rows)
       .onConflictDoUpdate({
         target: searchVocabulary.word,
         // A new id, so every process's mirror (which reads ids above its last) sees the new vector.
-        set: { model, vector: sql`excluded.vector`, id: sql`nextval(pg_get_serial_sequence('search_vocabulary', 'id'))` },
+        set: { model: sql`excluded.model`, vector: sql`excluded.vector`, id: sql`nextval(pg_get_serial_sequence('search_vocabulary', 'id'))` },
       });
-  }
-  return missing.length;
+  });
 }
 
 /** Registers every word of the listed inventory not yet embedded under the current model (after a bulk load, at start). */
