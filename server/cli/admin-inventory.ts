@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { addDomain, removeDomain, serializeListing, setDomainPrice } from "@/server/services/inventory";
-import { IMPORT_FORMAT, IMPORT_MAX_BYTES, importListings } from "@/server/services/inventory-import";
+import { CLI_IMPORT_LIMITS, IMPORT_FORMAT, importLimitsText, importListings } from "@/server/services/inventory-import";
 import { defineCommand } from "./admin-commands";
 import { flag } from "./args";
 
@@ -58,13 +58,13 @@ export const inventoryCommands = {
   }),
 
   "domain:import": defineCommand({
-    summary: `List or reprice many domains from a CSV, all or nothing (a bad row: nothing written, each bad row reported). ${IMPORT_FORMAT}`,
+    summary: `List or reprice many domains from a CSV, all or nothing (a bad row: nothing written, each bad row reported). ${IMPORT_FORMAT} ${importLimitsText(CLI_IMPORT_LIMITS)}`,
     usage: "--env sandbox|live --file PATH --reason TEXT [--dry-run]",
     flags: z.strictObject({ env: flag.env(), file: flag.text("file path"), reason: flag.text("reason"), "dry-run": flag.bool() }),
     booleans: ["dry-run"],
     async run(ctx, f) {
       const csvText = await readCsv(f.file);
-      const report = await importListings(await ctx.db(), { environment: f.env, csvText, reason: f.reason, dryRun: Boolean(f["dry-run"]) }, ctx.actor);
+      const report = await importListings(await ctx.db(), { environment: f.env, csvText, reason: f.reason, dryRun: Boolean(f["dry-run"]), limits: CLI_IMPORT_LIMITS }, ctx.actor);
       if (report.problemCount > 0) {
         // Exit 1 with every listed problem, one detail per bad cell, like a bad flag.
         throw new AppError(
@@ -85,6 +85,7 @@ async function readCsv(path: string): Promise<string> {
   } catch (error) {
     throw new AppError("validation_error", `--file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  if (buffer.length > IMPORT_MAX_BYTES) throw new AppError("payload_too_large", `${path} is larger than 2 MB: split it into several files`);
+  const mb = CLI_IMPORT_LIMITS.maxBytes / 1024 / 1024;
+  if (buffer.length > CLI_IMPORT_LIMITS.maxBytes) throw new AppError("payload_too_large", `${path} is larger than ${mb} MB: split it into several files`);
   return buffer.toString("utf8");
 }

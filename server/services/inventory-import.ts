@@ -18,8 +18,22 @@ import type { Actor } from "./partners";
 // The postings search reads are kept by the triggers on `domains` (migration
 // 0009), so imported names are found by the very next search.
 
-export const IMPORT_MAX_ROWS = 10_000;
-export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+/** How big one import may be: a file uploaded in the console, or read by the operations CLI. */
+export interface ImportLimits {
+  maxRows: number;
+  maxBytes: number;
+}
+
+/** The console's upload: one request, checked and applied within the request limits. */
+export const CONSOLE_IMPORT_LIMITS: ImportLimits = { maxRows: 10_000, maxBytes: 2 * 1024 * 1024 };
+/** The operations CLI: a whole catalogue in one all-or-nothing transaction (bench/inventory-import.ts measures 100k names). */
+export const CLI_IMPORT_LIMITS: ImportLimits = { maxRows: 1_000_000, maxBytes: 64 * 1024 * 1024 };
+export const IMPORT_MAX_ROWS = CONSOLE_IMPORT_LIMITS.maxRows;
+export const IMPORT_MAX_BYTES = CONSOLE_IMPORT_LIMITS.maxBytes;
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+/** The limits in words, for the console and the CLI help. */
+export const importLimitsText = (limits: ImportLimits) => `At most ${limits.maxRows.toLocaleString("en-US")} rows and ${megabytes(limits.maxBytes)}.`;
 /** Problems listed in a report; the count says how many there were in all. */
 const MAX_PROBLEMS = 200;
 
@@ -31,7 +45,7 @@ const required: Column[] = ["name", "price_cents"];
 export const IMPORT_FORMAT =
   "CSV with a header row: name,price_cents[,floor_cents][,currency][,action]. Prices are whole minor units (cents: 125000 is 1,250.00). " +
   "floor_cents empty = no floor (no floor_cents column: a reprice keeps the floor); currency empty = USD for a new listing, unchanged when repricing; action add (default) lists a new " +
-  "or removed name, reprice changes an available listing. At most 10,000 rows and 2 MB.";
+  "or removed name, reprice changes an available listing.";
 
 export interface ImportProblem {
   /** Line of the file, the header being line 1. */
@@ -61,6 +75,8 @@ export interface ImportInput {
   reason?: string;
   /** Check and count only; writes nothing. */
   dryRun?: boolean;
+  /** Default: the console's. */
+  limits?: ImportLimits;
 }
 
 interface Row {
@@ -74,16 +90,17 @@ interface Row {
 }
 
 export async function importListings(db: Db, input: ImportInput, actor: Actor): Promise<ImportReport> {
+  const limits = input.limits ?? CONSOLE_IMPORT_LIMITS;
   const bytes = Buffer.byteLength(input.csvText, "utf8");
-  if (bytes > IMPORT_MAX_BYTES) {
-    throw new AppError("payload_too_large", `the file is ${(bytes / 1024 / 1024).toFixed(1)} MB; an import takes at most 2 MB: split it into several files`);
+  if (bytes > limits.maxBytes) {
+    throw new AppError("payload_too_large", `the file is ${(bytes / 1024 / 1024).toFixed(1)} MB; an import takes at most ${megabytes(limits.maxBytes)}: split it into several files`);
   }
   const reason = input.reason?.trim() ?? "";
   if (!input.dryRun && reason.length < 3) {
     throw new AppError("validation_error", "give a reason for the import (it goes in the audit log)", [{ path: "reason", message: "at least 3 characters" }]);
   }
   const sha256 = createHash("sha256").update(input.csvText).digest("hex");
-  const parsed = parseRows(input.csvText);
+  const parsed = parseRows(input.csvText, limits.maxRows);
 
   const run = async (tx: Db) => {
     const problems = [...parsed.problems];
@@ -129,8 +146,10 @@ export async function importListings(db: Db, input: ImportInput, actor: Actor): 
   };
 
   const report = input.dryRun ? await run(db) : await db.transaction(async (tx) => {
-    // Thousands of rows with their index and posting writes on a busy machine outlast the request limit.
-    await tx.execute(sql`set local statement_timeout = '120s'`);
+    // Thousands of rows with their index and posting writes on a busy machine outlast the
+    // request limit: two minutes, and five seconds more per thousand rows beyond 24,000.
+    const seconds = Math.max(120, Math.ceil(parsed.rows.length / 1000) * 5);
+    await tx.execute(sql.raw(`set local statement_timeout = '${seconds}s'`));
     return run(tx);
   });
   if (report.applied) {
@@ -234,7 +253,7 @@ async function applyRows(db: Db, environment: Environment, rows: Row[]) {
 const changedMeanwhile = () => new AppError("conflict", "the inventory changed while importing (a name was listed or sold meanwhile); nothing was imported: check the file again");
 
 /** Every row checked on its own: the name normalised, prices and currency as addDomain checks them, duplicates in the file. */
-function parseRows(text: string): { rows: Row[]; problems: ImportProblem[]; badRows: number } {
+function parseRows(text: string, maxRows: number): { rows: Row[]; problems: ImportProblem[]; badRows: number } {
   const records = parseCsv(text.replace(/^\uFEFF/, ""));
   const problems: ImportProblem[] = [];
   const header = records.shift();
@@ -250,8 +269,8 @@ function parseRows(text: string): { rows: Row[]; problems: ImportProblem[]; badR
   }
   if (problems.length > 0) return { rows: [], problems, badRows: records.length };
   if (records.length === 0) throw new AppError("validation_error", "the file has a header but no rows under it");
-  if (records.length > IMPORT_MAX_ROWS) {
-    throw new AppError("validation_error", `the file has ${records.length.toLocaleString("en-US")} rows; an import takes at most ${IMPORT_MAX_ROWS.toLocaleString("en-US")}: split it into several files`);
+  if (records.length > maxRows) {
+    throw new AppError("validation_error", `the file has ${records.length.toLocaleString("en-US")} rows; an import takes at most ${maxRows.toLocaleString("en-US")}: split it into several files`);
   }
 
   const rows: Row[] = [];

@@ -7,15 +7,15 @@ import { approveAuthorization, validateAuthorization } from "@/server/oauth/auth
 import { registerClient } from "@/server/oauth/clients";
 import { exchangeCode, s256 } from "@/server/oauth/tokens";
 import { addDomain } from "@/server/services/inventory";
+import { opaqueTag } from "./tags";
 
 // Fixtures of the public-interface suites: live listings under a random tag, and
 // real access tokens minted through the authorization server's own functions
 // (register -> validate -> approve -> exchange), never by writing token rows.
 
-const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
 
 export function newTag(): string {
-  return `zp${letters(8)}`;
+  return opaqueTag("zp");
 }
 
 /** Lists `${tag}pizza.com` (1,250.00) and `${tag}pizza.io` (480.00) in the LIVE inventory. */

@@ -20,6 +20,7 @@ import { newId } from "@/server/ids";
 import { addDomain, removeDomain, type AddDomainInput } from "@/server/services/inventory";
 import { parseSearchQuery } from "@/server/services/discovery";
 import { addCredential, callRoute, createTestPartner, type TestCredential } from "../helpers/partner";
+import { opaqueTag } from "../helpers/tags";
 
 // Discovery against the real database: each run lists its own domains under a
 // random letters-only tag, so reruns on one database never collide and other
@@ -34,7 +35,7 @@ interface ErrorBody {
 }
 
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
-const tag = `zq${letters(8)}`;
+const tag = opaqueTag("zq");
 const name = (label: string, tld = "com") => `${tag}${label}.${tld}`;
 
 /** The response's keys are exactly the schema's, and it parses. */

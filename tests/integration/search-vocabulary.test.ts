@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { inArray, sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
@@ -8,13 +7,13 @@ import { runSearch, TRIGRAM_THRESHOLD } from "@/server/search/engine";
 import { getVocabulary, writeVocabulary } from "@/server/search/vocabulary";
 import { addDomain } from "@/server/services/inventory";
 import { parseSearchQuery } from "@/server/services/discovery";
+import { opaqueTag } from "../helpers/tags";
 
 // The two weaknesses issue 15 names in the search plumbing: the vocabulary
 // mirror's catch-up by id order, and the trigram threshold that used to be a
 // connection startup parameter (which PgBouncer in transaction mode refuses).
 
-const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
-const tag = `zv${letters(8)}`;
+const tag = opaqueTag("zv");
 const vector = Buffer.from(new Float32Array(4).buffer);
 const row = (word: string) => ({ word, model: "test/any", vector });
 

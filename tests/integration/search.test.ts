@@ -9,6 +9,7 @@ import { searchDomains } from "@/server/services/discovery";
 import { addDomain, removeDomain, setDomainPrice } from "@/server/services/inventory";
 import { getEmbedder, setEmbedder, USE_LITE_MODEL, type Embedder } from "@/server/search/embedder";
 import { createTestPartner } from "../helpers/partner";
+import { opaqueTag } from "../helpers/tags";
 
 // The hybrid engine against the real database: ingest segmentation and the
 // vocabulary, each leg reaching its kind of query, and inventory changes
@@ -16,7 +17,7 @@ import { createTestPartner } from "../helpers/partner";
 // carries a random letters-only tag so reruns and other suites never collide.
 
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
-const tag = `zx${letters(8)}`;
+const tag = opaqueTag("zx");
 let partnerId: string;
 let original: Embedder;
 

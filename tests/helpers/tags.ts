@@ -1,0 +1,21 @@
+import { randomInt } from "node:crypto";
+import { segmentWord } from "@/server/search/text";
+
+// Random letter tags that keep search fixtures apart across suites and reruns.
+// A purely random run of letters sometimes ends in a real word ("...zwe" -> "we"),
+// which the ingest segmenter then cuts off the tag, and tests asserting a name's
+// tokens or a correction fail one run in a few dozen. A tag is drawn again until
+// the segmenter keeps it whole, alone and in front of words.
+
+const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
+
+const keptWhole = (tag: string) =>
+  segmentWord(tag).length === 1 && ["bestpizzashop", "lawyer", "kitchen", "pizza"].every((word) => segmentWord(`${tag}${word}`)[0] === tag);
+
+/** `prefix` and eight random letters that the search segmenter never splits. */
+export function opaqueTag(prefix: string): string {
+  for (;;) {
+    const tag = `${prefix}${letters(8)}`;
+    if (keptWhole(tag)) return tag;
+  }
+}
