@@ -65,7 +65,7 @@ test("staff approve a production-access request; the partner then creates a live
   // The partner's page, found by search: live approved, its sandbox key and requests.
   await staff.goto("/admin/partners");
   await staff.getByLabel("Name, email or id").fill(partner.email);
-  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("button", { name: "Search", exact: true }).click();
   await expect(staff.getByRole("link", { name: partner.company })).toBeVisible();
   await expectAccessible(staff, "admin partners");
   await saveScreenshots(staff, "admin-partners");

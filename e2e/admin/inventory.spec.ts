@@ -52,7 +52,7 @@ test("staff add, reprice and remove a listing, each with a reason", async ({ pag
   await expect(add).toBeHidden();
 
   await page.getByLabel("Domain", { exact: true }).fill(tag);
-  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`q=${tag}`));
   const row = page.locator(`[data-testid="staff-listing"][data-domain="${name}"]`);
   await expect(row.getByTestId("listing-price")).toContainText("$1,250.00");
@@ -143,7 +143,7 @@ test("a CSV with a bad row imports nothing and says which; fixed, it imports who
 
   await page.getByRole("link", { name: "See the sandbox inventory" }).click();
   await page.getByLabel("Domain", { exact: true }).fill(`${tag}-`);
-  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page.getByTestId("staff-listing")).toHaveCount(3);
   await expect(page.locator(`[data-domain="${tag}-gamma.io"]`).getByTestId("listing-price")).toContainText("€70.00");
 });

@@ -51,7 +51,7 @@ test("staff revoke an OAuth client with a reason, and read the health page", asy
   await page.getByRole("link", { name: "OAuth", exact: true }).click();
   await expect(page.getByRole("heading", { name: "OAuth clients", level: 1 })).toBeVisible();
   await page.getByLabel("Name, client_id or redirect URI").fill(tag);
-  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`q=${tag}`));
   const row = page.locator(`[data-testid="staff-oauth-client"][data-client-id="${clientId}"]`);
   await expect(row).toContainText(name);

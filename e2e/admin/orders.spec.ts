@@ -59,7 +59,7 @@ test("staff clear a held order, transfer it, and the partner sees every step", a
   await staff.goto("/admin/orders?status=MANUAL_REVIEW");
   await expect(staff.getByRole("heading", { name: "Manual review queue", level: 1 })).toBeVisible();
   await staff.getByLabel("Domain").fill(domain);
-  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("button", { name: "Search", exact: true }).click();
   await expect(staff).toHaveURL(/q=held-/);
   await expectAccessible(staff, "admin manual review queue");
   await saveScreenshots(staff, "admin-orders-review");

@@ -33,7 +33,7 @@ test("staff sign a partner out everywhere, and add a staff member who can sign i
   await staff.getByRole("link", { name: "Users" }).first().click();
   await expect(staff.getByRole("heading", { name: "Users", level: 1 })).toBeVisible();
   await staff.getByLabel("Email, name or id").fill(partner.email);
-  await staff.getByRole("button", { name: "Search" }).click();
+  await staff.getByRole("button", { name: "Search", exact: true }).click();
   await expect(staff).toHaveURL(/q=e2e-/);
   const row = staff.getByTestId("staff-user");
   await expect(row).toHaveCount(1);

@@ -124,7 +124,7 @@ test("storefront: search, open a domain, buy now and pay, all without JavaScript
   await page.goto("/domains");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Find a domain for your next idea");
   await page.getByRole("searchbox", { name: "Search domains" }).fill(names.store);
-  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/\/domains\?q=/);
   await page.screenshot({ path: "test-results/checkout-storefront-search.png", fullPage: true });
   await page.getByRole("link", { name: names.store }).click();
