@@ -1,6 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { baseForms, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -20,6 +21,46 @@ export interface Concept {
   corrected: string | null;
   /** Longer vocabulary words this one starts ("garden" -> gardens, gardener): partial matches. */
   prefixed: string[];
+  /**
+   * How much the concept says about the wanted name, in (0, 1]: low for a word
+   * of the searcher's framing ("somewhere", "need", "app", "online": see
+   * FRAMING_WORDS), lower for a common word than a rare one. Weighs the
+   * concept in the rerank's coverage and decides which concepts the keyword
+   * legs require. Absent: 1.
+   */
+  importance?: number;
+}
+
+/**
+ * Words that frame a search rather than name its subject ("somewhere to book a
+ * dog groomer", "name for a solar panel installer", "online shop selling running
+ * shoes"). Kept as concepts, since some are also subjects (an app studio, a book
+ * shop), but weighed low when the query holds other words, and not required.
+ */
+export const FRAMING_WORDS = new Set([
+  "somewhere", "someplace", "anywhere", "place", "places", "need", "needs", "needed", "looking", "look", "want", "wants", "wanted",
+  "find", "finding", "get", "getting", "buy", "buying", "sell", "selling", "sells", "order", "ordering", "book", "booking",
+  "online", "app", "apps", "web", "site", "sites", "website", "websites", "domain", "domains", "name", "names", "brand", "brands",
+  "service", "services", "business", "businesses", "company", "companies", "startup", "store", "stores", "shop", "shops", "studio",
+  "agency", "firm", "office", "center", "centre", "presence", "something", "someone", "good", "best", "great", "nice", "top",
+  "new", "idea", "ideas", "help", "near", "nearby", "local", "people", "start", "starting", "open", "opening", "launch", "page",
+  "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
+]);
+/** A framing word's importance next to subject words. */
+export const FRAMING_IMPORTANCE = 0.2;
+/** A common subject word counts this much at least; a rare one (cost 12 and over) 1. */
+const COMMON_IMPORTANCE = 0.6;
+
+/** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity. */
+export function conceptImportance(words: string[]): number[] {
+  const framing = words.map((w) => FRAMING_WORDS.has(w));
+  const allFraming = framing.every(Boolean);
+  return words.map((w, i) => {
+    if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
+    const cost = wordCost(w);
+    if (cost === undefined) return 1;
+    return COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
+  });
 }
 
 /**
@@ -34,6 +75,14 @@ export const SEMANTIC_MIN_Z = 2.5;
  */
 const KNOWN_WORD_MIN_Z = 3.5;
 const SEMANTIC_NEIGHBOURS = 6;
+/** At most this many words in meaning per concept, the encoder's and WordNet's together (each is a branch of the meaning leg). */
+const MEANING_TERMS = 8;
+/** At most this many WordNet relatives per concept, the strongest. */
+const WORDNET_TERMS = 6;
+/** A word both the encoder and WordNet relate gains this much (they rarely agree on junk). */
+const AGREEMENT_BONUS = 0.1;
+/** An agent noun's verb ("groomer" -> groom) when the inventory lacks the noun. */
+const AGENT_WEIGHT = 0.85;
 /**
  * Words commoner than this (-log p under 6.5: "the", "just", "well", "get", "our",
  * the 102 most frequent of the word list) carry no subject; the encoder puts them near every
@@ -86,7 +135,13 @@ function add(terms: Map<string, number>, term: string, weight: number) {
 }
 
 /** Concepts of the query words; `words` are parseSearchQuery's (already split, stop words dropped). */
-export async function analyzeWords(mirror: Mirror, words: string[], embedder: Embedder = getEmbedder()): Promise<Concept[]> {
+export async function analyzeWords(
+  mirror: Mirror,
+  words: string[],
+  embedder: Embedder = getEmbedder(),
+  /** relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up. */
+  options: { relatives?: boolean } = {},
+): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
   const concepts: Concept[] = [];
@@ -149,9 +204,52 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
         // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
         const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
         concept.semantic.set(word, weight);
-        add(concept.terms, word, weight);
       }
     }
   }
+  for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true);
+  const importance = conceptImportance(concepts.map((c) => c.word));
+  concepts.forEach((c, i) => {
+    c.importance = importance[i] ?? 1;
+    // The strongest meanings only: each is a branch of the meaning leg.
+    const kept = [...c.semantic].filter(([t]) => !c.terms.has(t)).sort((a, b) => b[1] - a[1]).slice(0, MEANING_TERMS);
+    c.semantic = new Map(kept);
+    for (const [term, weight] of kept) add(c.terms, term, weight);
+  });
   return concepts;
+}
+
+/** The inventory's spelling of a word: itself, else its plural ("shoe" -> shoes when only that is listed). */
+function inInventory(mirror: Mirror, word: string): string | null {
+  if (mirror.words.has(word)) return word;
+  if (mirror.words.has(`${word}s`)) return `${word}s`;
+  return null;
+}
+
+/**
+ * WordNet's view of a concept, restricted to words some name holds: its base
+ * forms as the word itself ("plumbing" -> plumb, "paintings" -> painting, the
+ * verb of an agent noun "groomer" -> groom), and its relatives (synonyms,
+ * derived forms, hypernyms, hyponyms: see wordnet.ts) as meanings, below the
+ * word and, for a word the inventory holds, below it by as much as the
+ * encoder's neighbours. A relative the encoder also found gains a little.
+ */
+export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true): void {
+  const word = concept.word;
+  for (const { lemma, agent } of baseForms(word)) {
+    const listed = lemma === word ? null : inInventory(mirror, lemma);
+    if (listed && !concept.terms.has(listed)) add(concept.terms, listed, agent ? AGENT_WEIGHT : INFLECTION_WEIGHT);
+  }
+  if (!relatives) return;
+  const known = mirror.words.has(word);
+  let taken = 0;
+  for (const related of relatedWords(word)) {
+    if (taken >= WORDNET_TERMS) break;
+    const listed = inInventory(mirror, related.word);
+    if (!listed || concept.terms.has(listed) || !isKnownWord(related.word) || !carriesMeaning(related.word)) continue;
+    const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * related.weight : related.weight;
+    const encoder = concept.semantic.get(listed);
+    concept.semantic.set(listed, encoder === undefined ? weight : Math.min(SEMANTIC_WEIGHT, Math.max(encoder, weight) + AGREEMENT_BONUS));
+    taken++;
+  }
 }
