@@ -1,6 +1,6 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
-import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary, type Neighbour } from "./vocabulary";
 import { baseForms, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
@@ -45,6 +45,8 @@ export const FRAMING_WORDS = new Set([
   "agency", "firm", "office", "center", "centre", "presence", "something", "someone", "good", "best", "great", "nice", "top",
   "new", "idea", "ideas", "help", "near", "nearby", "local", "people", "start", "starting", "open", "opening", "launch", "page",
   "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
+  "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "some", "any", "really", "just",
+  "from", "into", "at", "by", "that", "this", "these", "those", "is", "are", "be", "can", "will", "would", "should", "could", "do",
 ]);
 /** A framing word's importance next to subject words. */
 export const FRAMING_IMPORTANCE = 0.2;
@@ -81,6 +83,8 @@ const MEANING_TERMS = 8;
 const WORDNET_TERMS = 6;
 /** A word both the encoder and WordNet relate gains this much (they rarely agree on junk). */
 const AGREEMENT_BONUS = 0.1;
+/** An encoder neighbour WordNet does not relate to a word it knows counts this much of its weight. */
+const ENCODER_ONLY_FACTOR = 0.8;
 /** An agent noun's verb ("groomer" -> groom) when the inventory lacks the noun. */
 const AGENT_WEIGHT = 0.85;
 /**
@@ -119,6 +123,29 @@ async function embedWords(words: string[], embedder: Embedder): Promise<Map<stri
 }
 
 /**
+ * Neighbours of a word as of a version of the vocabulary: a scan of every
+ * vector costs milliseconds per word at tens of thousands of words, and the
+ * words of queries repeat. A new word listed (a new mirror version) empties it.
+ */
+const neighbourCache = new WeakMap<Mirror, { version: string; byWord: Map<string, Neighbour[]> }>();
+const NEIGHBOUR_CACHE = 20_000;
+
+function cachedNeighbours(mirror: Mirror, key: string, find: () => Neighbour[]): Neighbour[] {
+  const version = `${mirror.lastId}:${mirror.words.size}`;
+  let cache = neighbourCache.get(mirror);
+  if (!cache || cache.version !== version || cache.byWord.size >= NEIGHBOUR_CACHE) {
+    cache = { version, byWord: new Map() };
+    neighbourCache.set(mirror, cache);
+  }
+  let found = cache.byWord.get(key);
+  if (!found) {
+    found = find();
+    cache.byWord.set(key, found);
+  }
+  return found;
+}
+
+/**
  * Segments an unknown query word, unless real words would cover under half of
  * its letters: "zqixnywdgo" is a brand or noise, not "go" with a prefix, and
  * matching it on "go" would answer nonsense with unrelated names.
@@ -145,6 +172,7 @@ export async function analyzeWords(
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
   const concepts: Concept[] = [];
+  const slips = new Map<Concept, string>();
   const seen = new Set<string>();
   const push = (word: string, corrected: string | null, slip: string | null = null) => {
     if (seen.has(word)) return;
@@ -155,8 +183,9 @@ export async function analyzeWords(
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
     const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
-    if (slip) add(terms, slip, REAL_WORD_SLIP_WEIGHT);
-    concepts.push({ word, terms, semantic: new Map(), corrected, prefixed });
+    const concept: Concept = { word, terms, semantic: new Map(), corrected, prefixed };
+    if (slip) slips.set(concept, slip);
+    concepts.push(concept);
   };
   for (const word of words.map(normalizeText)) {
     if (mirror.words.has(word)) {
@@ -179,10 +208,22 @@ export async function analyzeWords(
     const pieces = corrected ? [word] : split;
     for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
   }
+  // The searcher's framing ("somewhere", "need") next to a subject is neither
+  // stretched to a slip nor expanded in meaning: it would only bring noise.
+  const importance = conceptImportance(concepts.map((c) => c.word));
+  concepts.forEach((c, i) => {
+    c.importance = importance[i] ?? 1;
+    const slip = slips.get(c);
+    if (slip && c.importance >= FRAMING_IMPORTANCE * 2) add(c.terms, slip, REAL_WORD_SLIP_WEIGHT);
+  });
   // Meaning only for real words: a brand or a typo has no meaning to expand, and
   // expanding gibberish would turn nonsense queries into results.
   const meaningful = concepts.filter(
-    (c) => /^[a-z]{2,}$/.test(c.word) && (isKnownWord(c.word) || mirror.words.has(c.word)) && carriesMeaning(c.word),
+    (c) =>
+      /^[a-z]{2,}$/.test(c.word) &&
+      (isKnownWord(c.word) || mirror.words.has(c.word)) &&
+      carriesMeaning(c.word) &&
+      (c.importance ?? 1) > FRAMING_IMPORTANCE,
   );
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
@@ -196,7 +237,9 @@ export async function analyzeWords(
       if (!vector) continue;
       const known = mirror.words.has(concept.word);
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
-      const neighbours = nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning);
+      const neighbours = cachedNeighbours(mirror, `${vectorModel(embedder)}:${concept.word}`, () =>
+        nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning),
+      );
       const topZ = neighbours[0]?.z ?? 0;
       for (const { word, z } of neighbours) {
         if (concept.terms.has(word)) continue;
@@ -208,9 +251,7 @@ export async function analyzeWords(
     }
   }
   for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true);
-  const importance = conceptImportance(concepts.map((c) => c.word));
-  concepts.forEach((c, i) => {
-    c.importance = importance[i] ?? 1;
+  concepts.forEach((c) => {
     // The strongest meanings only: each is a branch of the meaning leg.
     const kept = [...c.semantic].filter(([t]) => !c.terms.has(t)).sort((a, b) => b[1] - a[1]).slice(0, MEANING_TERMS);
     c.semantic = new Map(kept);
@@ -242,8 +283,14 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   }
   if (!relatives) return;
   const known = mirror.words.has(word);
+  const wordnetRelatives = relatedWords(word);
+  if (wordnetRelatives.length > 0) {
+    // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
+    const related = new Set(wordnetRelatives.flatMap((r) => [r.word, `${r.word}s`]));
+    for (const [term, weight] of concept.semantic) if (!related.has(term)) concept.semantic.set(term, weight * ENCODER_ONLY_FACTOR);
+  }
   let taken = 0;
-  for (const related of relatedWords(word)) {
+  for (const related of wordnetRelatives) {
     if (taken >= WORDNET_TERMS) break;
     const listed = inInventory(mirror, related.word);
     if (!listed || concept.terms.has(listed) || !isKnownWord(related.word) || !carriesMeaning(related.word)) continue;
