@@ -196,46 +196,50 @@ function priceFor(rng: Rng, premium: number, label: string, tld: string): number
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** `size` distinct names, deterministic for (size, seed); strata interleaved (seeded shuffle). */
+/**
+ * `size` distinct names, deterministic for the seed. Strata are drawn per name
+ * (shares as STRATUM_SHARES), so the corpus of size n is the first n names of
+ * any larger one: a query aimed at a name of the 100k corpus finds it at 1M too.
+ */
 export function generateCorpus(size: number, seed = CORPUS_SEED): GeneratedDomain[] {
   const lex = loadLexicon();
   const rng = mulberry32(seed);
-  const demoCount = Math.round(size * STRATUM_SHARES.demo);
-  const out: GeneratedDomain[] = generateDomains(seed ^ 0x5eed, demoCount).map((d) => ({ ...d, vertical: "demo" }));
-  const seen = new Set(out.map((d) => d.name));
+  // The demo stream is a prefix-stable list too; names another stratum took first are skipped.
+  const demo = generateDomains(seed ^ 0x5eed, Math.ceil(size * STRATUM_SHARES.demo * 1.3) + 100);
+  let nextDemo = 0;
+  const seen = new Set<string>();
   const build = makeBuilders(lex, rng);
-  const strata = (Object.keys(STRATUM_SHARES) as CorpusStratum[]).filter((s) => s !== "demo") as Exclude<CorpusStratum, "demo">[];
-  let assigned = demoCount;
-  strata.forEach((stratum, i) => {
-    const count = i === strata.length - 1 ? size - assigned : Math.round(size * STRATUM_SHARES[stratum]);
-    assigned += count;
-    let made = 0;
-    for (let attempts = 0; made < count; attempts++) {
-      if (attempts > count * 50 + 1000) throw new Error(`could not generate ${count} distinct ${stratum} names`);
-      const { words, label, premium } = build(stratum);
-      if (label.length > 30 || !LABEL.test(label) || new Set(words).size !== words.length) continue;
-      const tld = weighted(rng, tldEntries);
-      const name = `${label}.${tld}`;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      made++;
-      const priceCents = priceFor(rng, premium, label, tld);
-      out.push({
-        name,
-        label,
-        tld,
-        tokens: words.join(" "),
-        vertical: stratum,
-        priceCents,
-        floorPriceCents: Math.floor((priceCents * (0.5 + 0.4 * rng())) / 100) * 100,
-        description: `${words.join(" ")} (.${tld})`,
-        registeredYear: 2024 - Math.min(28, Math.floor(Math.abs(normal(rng)) * 8 + (label.length <= 6 ? 10 : 0))),
-      });
+  const shares = Object.entries(STRATUM_SHARES) as [CorpusStratum, number][];
+  const out: GeneratedDomain[] = [];
+  for (let attempts = 0; out.length < size; attempts++) {
+    if (attempts > size * 50 + 1000) throw new Error(`could not generate ${size} distinct names`);
+    const stratum = weighted(rng, shares);
+    if (stratum === "demo") {
+      let d = demo[nextDemo++];
+      while (d && seen.has(d.name)) d = demo[nextDemo++];
+      if (!d) throw new Error("demo stream exhausted");
+      seen.add(d.name);
+      out.push({ ...d, vertical: "demo" });
+      continue;
     }
-  });
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    const { words, label, premium } = build(stratum);
+    if (label.length > 30 || !LABEL.test(label) || new Set(words).size !== words.length) continue;
+    const tld = weighted(rng, tldEntries);
+    const name = `${label}.${tld}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const priceCents = priceFor(rng, premium, label, tld);
+    out.push({
+      name,
+      label,
+      tld,
+      tokens: words.join(" "),
+      vertical: stratum,
+      priceCents,
+      floorPriceCents: Math.floor((priceCents * (0.5 + 0.4 * rng())) / 100) * 100,
+      description: `${words.join(" ")} (.${tld})`,
+      registeredYear: 2024 - Math.min(28, Math.floor(Math.abs(normal(rng)) * 8 + (label.length <= 6 ? 10 : 0))),
+    });
   }
   return out;
 }
