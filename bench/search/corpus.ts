@@ -12,16 +12,19 @@ import { drawWord, loadLexicon, type Lexicon, type WordList } from "./wordnet";
 // bench/search/eval/CORPUS.md for the description a query writer works from).
 //
 // Words: single-word WordNet lemmas (nouns, adjectives, verbs; base form),
-// lowercase a-z, 2-15 letters, drawn by frequency (index.sense tag counts, weight
-// (tags+1)^0.6) so common words are frequent and the long tail still appears.
-// Nouns in compounds are sometimes plural with a plain -s/-es ending. Strata:
+// lowercase a-z, 2-15 letters, no proper nouns WordNet never tagged, no offensive
+// words (see wordnet.ts), drawn by frequency (index.sense tag counts, weight
+// (min(tags,150)+0.25)^0.9, less for long words) so common words are frequent and
+// the long tail still appears: about 25k distinct lemmas at 100k names. Nouns in
+// compounds are sometimes plural, only with a plain -s/-es ending. Strata (drawn
+// per name, so the corpus of size n is the first n names of any larger one):
 //   single 15%     one word, bare or with an affix (getX, myX, Xhub, Xhq, Xly ...)
 //   two-word 35%   adjective+noun, noun+noun, verb+noun, run together
-//   three-word 10% three words run together
+//   three-word 10% three words run together (adj+noun+noun, adj+adj+noun, verb+adj+noun, ...)
 //   brandable 12%  pronounceable non-words built from syllables (zorvia), some with a word (zorvialabs)
 //   digits 6%      words with numbers (24, 360, 365, 4u, 2go)
 //   hyphenated 12% two or three words joined with hyphens
-//   demo 10%       the old demo generator (db/seed-data.ts generateDomains)
+//   demo 10%       the old demo generator (db/seed-data.ts generateDomains), one minor stratum
 // TLDs: com 45%, net 8, io 7, org 6, co 6, ai 6, xyz 4, app 4, dev 3, tech 3, shop 3,
 // store 2, online 2 (demo stratum: the demo generator's own mix). Prices: lognormal,
 // .com dearest, short and common-word names dearer. No name twice.
