@@ -1,11 +1,11 @@
 // The concepts a query becomes against a kept dev database (bench/search/dev.ts):
-//   URL=postgres://postgres@127.0.0.1:5432/search_dev_50000 npx tsx bench/search/concepts.ts "somewhere to book a dog groomer"
+//   URL=postgres://postgres@127.0.0.1:5432/search_dev_v2_50000 npx tsx bench/search/concepts.ts "somewhere to book a dog groomer"
 import { createPool } from "@/db/client";
 import { analyzeWords } from "@/server/search/analyze";
 import { getVocabulary } from "@/server/search/vocabulary";
 import { parseSearchQuery } from "@/server/services/discovery";
 
-const { db, sql } = createPool(process.env.URL ?? "postgres://postgres@127.0.0.1:5432/search_dev_50000", 1);
+const { db, sql } = createPool(process.env.URL ?? "postgres://postgres@127.0.0.1:5432/search_dev_v2_50000", 1);
 const mirror = await getVocabulary(db);
 for (const q of process.argv.slice(2)) {
   const parsed = parseSearchQuery(q);

@@ -1,7 +1,7 @@
 // The meaning work's development set (bench/search/dev-queries.json, paraphrased
 // intent written for development; never the held-out bench/search/eval set) on a
 // generated corpus in a scratch database, kept between runs:
-//   npx tsx bench/search/dev.ts                  50k names, search_dev_50000 (loaded once, then reused)
+//   npx tsx bench/search/dev.ts                  50k names of bench/search/corpus.ts, search_dev_v2_50000 (loaded once, then reused)
 //   DEV_SIZE=100000 DEV_VERBOSE=1 npx tsx bench/search/dev.ts
 //   DEV_FRESH=1 ...                              drop and reload the scratch database
 // Prints success@5 (a name covering every concept of the query in the top five),
@@ -21,7 +21,7 @@ interface DevQuery {
 
 const size = Number(process.env.DEV_SIZE ?? 50_000);
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `search_dev_${size}`;
+const dbName = `search_dev_v2_${size}`;
 const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
 const queries = JSON.parse(readFileSync(new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
 
