@@ -69,9 +69,16 @@ for (const { q, sets } of queries) {
   ndcgSum += ndcg;
   lines.push(`${ok ? "ok  " : counts[3] ? "MISS" : "n/a "} ${ndcg.toFixed(2)} ${ms.toFixed(0).padStart(4)}ms "${q}" -> ${hits.map((h) => h.name).join(", ")} [${grades.join("")}] (${counts[3]} answer)`);
 }
-times.sort((a, b) => a - b);
-const p = (x: number) => times[Math.min(times.length - 1, Math.floor(x * times.length))]!.toFixed(1);
+// Again, warm: the query words' vectors, neighbours and corrections cached, as for words searched before.
+const warm: number[] = [];
+for (const { q } of queries) {
+  const t = performance.now();
+  await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 });
+  warm.push(performance.now() - t);
+}
+const pct = (list: number[], x: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(x * list.length))]!.toFixed(1);
+const p = (x: number) => pct(times, x);
 if (process.env.DEV_VERBOSE) console.log(lines.join("\n"));
-console.log(`${queries.length} dev queries on ${size} names (${reachable} with an answer in the corpus): success@5 ${(success / queries.length).toFixed(3)} (${success}), nDCG@5 ${(ndcgSum / queries.length).toFixed(3)}; latency p50 ${p(0.5)} p95 ${p(0.95)} max ${p(1)} ms`);
+console.log(`${queries.length} dev queries on ${size} names (${reachable} with an answer in the corpus): success@5 ${(success / queries.length).toFixed(3)} (${success}), nDCG@5 ${(ndcgSum / queries.length).toFixed(3)}; latency first time p50 ${p(0.5)} p95 ${p(0.95)} max ${p(1)} ms, again p50 ${pct(warm, 0.5)} p95 ${pct(warm, 0.95)} max ${pct(warm, 1)} ms`);
 await client.end();
 await admin.end();

@@ -1,6 +1,6 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
-import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary, type Neighbour } from "./vocabulary";
+import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { baseForms, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
@@ -123,27 +123,28 @@ async function embedWords(words: string[], embedder: Embedder): Promise<Map<stri
 }
 
 /**
- * Neighbours of a word as of a version of the vocabulary: a scan of every
- * vector costs milliseconds per word at tens of thousands of words, and the
- * words of queries repeat. A new word listed (a new mirror version) empties it.
+ * Per-word results as of a version of the vocabulary (neighbours in meaning,
+ * spelling corrections): a scan of every vector or every word of a length costs
+ * milliseconds at tens of thousands of words, and the words of queries repeat.
+ * A word listed or re-embedded (a new mirror version) empties it.
  */
-const neighbourCache = new WeakMap<Mirror, { version: string; byWord: Map<string, Neighbour[]> }>();
-const NEIGHBOUR_CACHE = 20_000;
+const memos = new WeakMap<Mirror, { version: string; byKey: Map<string, unknown> }>();
+const MEMO_SIZE = 20_000;
 
-function cachedNeighbours(mirror: Mirror, key: string, find: () => Neighbour[]): Neighbour[] {
+function memo<T>(mirror: Mirror, key: string, compute: () => T): T {
   const version = `${mirror.lastId}:${mirror.words.size}`;
-  let cache = neighbourCache.get(mirror);
-  if (!cache || cache.version !== version || cache.byWord.size >= NEIGHBOUR_CACHE) {
-    cache = { version, byWord: new Map() };
-    neighbourCache.set(mirror, cache);
+  let cache = memos.get(mirror);
+  if (!cache || cache.version !== version || cache.byKey.size >= MEMO_SIZE) {
+    cache = { version, byKey: new Map() };
+    memos.set(mirror, cache);
   }
-  let found = cache.byWord.get(key);
-  if (!found) {
-    found = find();
-    cache.byWord.set(key, found);
-  }
-  return found;
+  if (cache.byKey.has(key)) return cache.byKey.get(key) as T;
+  const value = compute();
+  cache.byKey.set(key, value);
+  return value;
 }
+
+const correct = (mirror: Mirror, word: string) => memo(mirror, `correct:${word}`, () => correctWord(mirror, word));
 
 /**
  * Segments an unknown query word, unless real words would cover under half of
@@ -195,13 +196,13 @@ export async function analyzeWords(
     if (isKnownWord(word)) {
       // A real word no name holds may still be a slip for one that does ("sore" for
       // store): that word joins at a low weight, below the word's own meanings.
-      const slip = correctWord(mirror, word);
+      const slip = correct(mirror, word);
       push(word, null, slip && isKnownWord(slip) ? slip : null);
       continue;
     }
     // A one-letter slip is corrected; a run that splits wholly into real words
     // ("defispot") is split rather than stretched two edits to another word (despot).
-    let corrected = correctWord(mirror, word);
+    let corrected = correct(mirror, word);
     const split = segmentQueryWord(mirror, word);
     const wholly = split.length > 1 && split.every((p) => p.length >= 2 && (isKnownWord(p) || mirror.words.has(p)));
     if (corrected && wholly && editDistance(word, corrected, 1) > 1) corrected = null;
@@ -237,7 +238,7 @@ export async function analyzeWords(
       if (!vector) continue;
       const known = mirror.words.has(concept.word);
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
-      const neighbours = cachedNeighbours(mirror, `${vectorModel(embedder)}:${concept.word}`, () =>
+      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${concept.word}`, () =>
         nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning),
       );
       const topZ = neighbours[0]?.z ?? 0;

@@ -336,6 +336,19 @@ function lemmaCount(lemma: string, synset: number): number {
  * are left out (a token is one word).
  */
 export function relatedWords(word: string): Related[] {
+  let found = relatedCache.get(word);
+  if (!found) {
+    if (relatedCache.size >= RELATED_CACHE) relatedCache.clear();
+    found = findRelated(word);
+    relatedCache.set(word, found);
+  }
+  return found;
+}
+
+const relatedCache = new Map<string, Related[]>();
+const RELATED_CACHE = 20_000;
+
+function findRelated(word: string): Related[] {
   const wn = load();
   const out = new Map<string, Related>();
   const bases = baseForms(word);
