@@ -29,6 +29,8 @@ export interface Concept {
    * legs require. Absent: 1.
    */
   importance?: number;
+  /** Words nearest the subject as a whole phrase (on the first subject concept only; also in each subject concept's semantic terms). */
+  phrase?: Map<string, number>;
 }
 
 /**
@@ -85,6 +87,9 @@ const WORDNET_TERMS = 6;
 const AGREEMENT_BONUS = 0.1;
 /** An encoder neighbour WordNet does not relate to a word it knows counts this much of its weight. */
 const ENCODER_ONLY_FACTOR = 0.8;
+/** Neighbours of the whole subject phrase, and their weight next to the words' own (1). */
+const PHRASE_NEIGHBOURS = 4;
+const PHRASE_WEIGHT = 0.7;
 /** An agent noun's verb ("groomer" -> groom) when the inventory lacks the noun. */
 const AGENT_WEIGHT = 0.85;
 /**
@@ -200,6 +205,12 @@ export async function analyzeWords(
       push(word, null, slip && isKnownWord(slip) ? slip : null);
       continue;
     }
+    if (inWordNet(word)) {
+      // A word the frequency list lacks but WordNet knows, or whose verb it knows
+      // ("installer" -> install) is a word, not a run to cut ("in staller").
+      push(word, null);
+      continue;
+    }
     // A one-letter slip is corrected; a run that splits wholly into real words
     // ("defispot") is split rather than stretched two edits to another word (despot).
     let corrected = correct(mirror, word);
@@ -222,12 +233,14 @@ export async function analyzeWords(
   const meaningful = concepts.filter(
     (c) =>
       /^[a-z]{2,}$/.test(c.word) &&
-      (isKnownWord(c.word) || mirror.words.has(c.word)) &&
+      (isKnownWord(c.word) || mirror.words.has(c.word) || inWordNet(c.word)) &&
       carriesMeaning(c.word) &&
       (c.importance ?? 1) > FRAMING_IMPORTANCE,
   );
+  // Two or more subject words are also embedded as one phrase ("solar panel installer").
+  const phrase = meaningful.length >= 2 ? meaningful.map((c) => c.word).join(" ") : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
-    const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
+    const vectors = await embedWords([...meaningful.map((c) => c.word), ...(phrase ? [phrase] : [])], embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
       if (!warned) logError("search: the encoder failed, semantic leg off", error);
       warned = true;
@@ -250,6 +263,21 @@ export async function analyzeWords(
         concept.semantic.set(word, weight);
       }
     }
+    const phraseVector = phrase ? vectors.get(phrase) : undefined;
+    if (phrase && phraseVector) {
+      // The words nearest the whole phrase answer its subject as a whole, a little below the words' own meanings.
+      const typed = new Set(concepts.map((c) => c.word));
+      const near = memo(mirror, `near:${vectorModel(embedder)}:${phrase}`, () =>
+        nearestWords(mirror, phraseVector, PHRASE_NEIGHBOURS, SEMANTIC_MIN_Z, phrase, carriesMeaning),
+      ).filter((n) => !typed.has(n.word));
+      const topZ = near[0]?.z ?? 0;
+      const terms = new Map(near.map((n) => [n.word, PHRASE_WEIGHT * Math.max(SEMANTIC_MIN_WEIGHT, 1 - SEMANTIC_Z_STEP * (topZ - n.z))]));
+      // One concept holds them (the first of the subject): counted in every concept, a word near
+      // the phrase would outrank the typed words themselves ("solar panel installer" -> bulbs).
+      const holder = meaningful[0] as Concept;
+      if (terms.size > 0) holder.phrase = terms;
+      for (const [term, weight] of terms) if (!holder.terms.has(term)) holder.semantic.set(term, Math.max(holder.semantic.get(term) ?? 0, weight));
+    }
   }
   for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true);
   concepts.forEach((c) => {
@@ -260,6 +288,9 @@ export async function analyzeWords(
   });
   return concepts;
 }
+
+/** A word WordNet holds, as typed or through a base form (6 letters at least: short runs are likelier typos). */
+const inWordNet = (word: string) => word.length >= 6 && /^[a-z]+$/.test(word) && baseForms(word).length > 0;
 
 /** The inventory's spelling of a word: itself, else its plural ("shoe" -> shoes when only that is listed). */
 function inInventory(mirror: Mirror, word: string): string | null {

@@ -208,6 +208,10 @@ function meaningLeg(environment: Environment, compact: string, concepts: Concept
       if (unlisted && rank < UNLISTED_MEANINGS) branches.push(postings(environment, compact, [term], UNLISTED_LIMIT));
     });
   });
+  // The words nearest the subject as a whole phrase ("solar panel installer" -> energy) answer all of it: their best names alone.
+  for (const concept of concepts) {
+    if (concept.phrase?.size) branches.push(postings(environment, compact, [...concept.phrase.keys()], MEANING_BRANCH_LIMIT));
+  }
   return branches.length ? sql.join(branches, sql` union all `) : null;
 }
 
