@@ -120,3 +120,28 @@ describe("intent phrases", () => {
     assert.ok(subjectName > 0.6, `${subjectName}: well above the floor`);
   });
 });
+
+describe("phrase-level meaning", () => {
+  const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+
+  it("keeps a word WordNet knows whole rather than cutting it into runs", async () => {
+    const mirror = getVocabularyMirrorForTests(["install", "in"]);
+    const concepts = await analyzeWords(mirror, ["installer"], noMeaning);
+    assert.deepEqual(concepts.map((c) => c.word), ["installer"], "not in + staller");
+    assert.equal(concepts[0]?.terms.get("install"), 0.85);
+  });
+
+  it("finds the words nearest the subject as a whole and gives them to one concept", async () => {
+    // Orthogonal words; "solar panel" as a phrase points at "energy", which neither word alone is near.
+    const basis = (i: number) => Float32Array.from({ length: 64 }, (_, j) => (j === i ? 1 : 0));
+    const fillers = Array.from({ length: 40 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${i}`);
+    const words = ["solar", "panel", "energy", ...fillers];
+    const mirror = getVocabularyMirrorForTests(words, words.map((_, i) => basis(i)));
+    const vectors: Record<string, Float32Array> = { solar: basis(0), panel: basis(1), "solar panel": basis(2) };
+    const embedder = { model: "test", embed: async (texts: string[]) => texts.map((t) => vectors[t.replace(/^a website about /, "")] ?? basis(63)) };
+    const [solar, panel] = await analyzeWords(mirror, ["solar", "panel"], embedder);
+    assert.deepEqual([...(solar?.phrase?.keys() ?? [])], ["energy"]);
+    assert.ok((solar?.terms.get("energy") ?? 0) > 0 && (solar?.terms.get("energy") ?? 1) < 1);
+    assert.ok(!panel?.terms.has("energy"), "one concept holds the phrase's words");
+  });
+});
