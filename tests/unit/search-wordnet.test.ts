@@ -139,9 +139,12 @@ describe("phrase-level meaning", () => {
     const mirror = getVocabularyMirrorForTests(words, words.map((_, i) => basis(i)));
     const vectors: Record<string, Float32Array> = { solar: basis(0), panel: basis(1), "solar panel": basis(2) };
     const embedder = { model: "test", embed: async (texts: string[]) => texts.map((t) => vectors[t.replace(/^a website about /, "")] ?? basis(63)) };
-    const [solar, panel] = await analyzeWords(mirror, ["solar", "panel"], embedder);
+    const [, solar, panel] = await analyzeWords(mirror, ["somewhere", "solar", "panel"], embedder);
     assert.deepEqual([...(solar?.phrase?.keys() ?? [])], ["energy"]);
     assert.ok((solar?.terms.get("energy") ?? 0) > 0 && (solar?.terms.get("energy") ?? 1) < 1);
     assert.ok(!panel?.terms.has("energy"), "one concept holds the phrase's words");
+    // The words of a name, typed as such, are wanted as themselves: no phrase.
+    const [bare] = await analyzeWords(mirror, ["solar", "panel"], embedder);
+    assert.equal(bare?.phrase, undefined);
   });
 });
