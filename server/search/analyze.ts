@@ -1,6 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { baseForms, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -20,6 +21,50 @@ export interface Concept {
   corrected: string | null;
   /** Longer vocabulary words this one starts ("garden" -> gardens, gardener): partial matches. */
   prefixed: string[];
+  /**
+   * How much the concept says about the wanted name, in (0, 1]: low for a word
+   * of the searcher's framing ("somewhere", "need", "app", "online": see
+   * FRAMING_WORDS), lower for a common word than a rare one. Weighs the
+   * concept in the rerank's coverage and decides which concepts the keyword
+   * legs require. Absent: 1.
+   */
+  importance?: number;
+  /** Words nearest the subject as a whole phrase (on the first subject concept only; also in each subject concept's semantic terms). */
+  phrase?: Map<string, number>;
+}
+
+/**
+ * Words that frame a search rather than name its subject ("somewhere to book a
+ * dog groomer", "name for a solar panel installer", "online shop selling running
+ * shoes"). Kept as concepts, since some are also subjects (an app studio, a book
+ * shop), but weighed low when the query holds other words, and not required.
+ */
+export const FRAMING_WORDS = new Set([
+  "somewhere", "someplace", "anywhere", "place", "places", "need", "needs", "needed", "looking", "look", "want", "wants", "wanted",
+  "find", "finding", "get", "getting", "buy", "buying", "sell", "selling", "sells", "order", "ordering", "book", "booking",
+  "online", "app", "apps", "web", "site", "sites", "website", "websites", "domain", "domains", "name", "names", "brand", "brands",
+  "service", "services", "business", "businesses", "company", "companies", "startup", "store", "stores", "shop", "shops", "studio",
+  "agency", "firm", "office", "center", "centre", "presence", "something", "someone", "good", "best", "great", "nice", "top",
+  "new", "idea", "ideas", "help", "near", "nearby", "local", "people", "start", "starting", "open", "opening", "launch", "page",
+  "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
+  "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "some", "any", "really", "just",
+  "from", "into", "at", "by", "that", "this", "these", "those", "is", "are", "be", "can", "will", "would", "should", "could", "do",
+]);
+/** A framing word's importance next to subject words. */
+export const FRAMING_IMPORTANCE = 0.2;
+/** A common subject word counts this much at least; a rare one (cost 12 and over) 1. */
+const COMMON_IMPORTANCE = 0.6;
+
+/** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity. */
+export function conceptImportance(words: string[]): number[] {
+  const framing = words.map((w) => FRAMING_WORDS.has(w));
+  const allFraming = framing.every(Boolean);
+  return words.map((w, i) => {
+    if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
+    const cost = wordCost(w);
+    if (cost === undefined) return 1;
+    return COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
+  });
 }
 
 /**
@@ -34,6 +79,19 @@ export const SEMANTIC_MIN_Z = 2.5;
  */
 const KNOWN_WORD_MIN_Z = 3.5;
 const SEMANTIC_NEIGHBOURS = 6;
+/** At most this many words in meaning per concept, the encoder's and WordNet's together (each is a branch of the meaning leg). */
+const MEANING_TERMS = 8;
+/** At most this many WordNet relatives per concept, the strongest. */
+const WORDNET_TERMS = 6;
+/** A word both the encoder and WordNet relate gains this much (they rarely agree on junk). */
+const AGREEMENT_BONUS = 0.1;
+/** An encoder neighbour WordNet does not relate to a word it knows counts this much of its weight. */
+const ENCODER_ONLY_FACTOR = 0.8;
+/** Neighbours of the whole subject phrase, and their weight next to the words' own (1). */
+const PHRASE_NEIGHBOURS = 4;
+const PHRASE_WEIGHT = 0.7;
+/** An agent noun's verb ("groomer" -> groom) when the inventory lacks the noun. */
+const AGENT_WEIGHT = 0.85;
 /**
  * Words commoner than this (-log p under 6.5: "the", "just", "well", "get", "our",
  * the 102 most frequent of the word list) carry no subject; the encoder puts them near every
@@ -70,6 +128,30 @@ async function embedWords(words: string[], embedder: Embedder): Promise<Map<stri
 }
 
 /**
+ * Per-word results as of a version of the vocabulary (neighbours in meaning,
+ * spelling corrections): a scan of every vector or every word of a length costs
+ * milliseconds at tens of thousands of words, and the words of queries repeat.
+ * A word listed or re-embedded (a new mirror version) empties it.
+ */
+const memos = new WeakMap<Mirror, { version: string; byKey: Map<string, unknown> }>();
+const MEMO_SIZE = 20_000;
+
+function memo<T>(mirror: Mirror, key: string, compute: () => T): T {
+  const version = `${mirror.lastId}:${mirror.words.size}`;
+  let cache = memos.get(mirror);
+  if (!cache || cache.version !== version || cache.byKey.size >= MEMO_SIZE) {
+    cache = { version, byKey: new Map() };
+    memos.set(mirror, cache);
+  }
+  if (cache.byKey.has(key)) return cache.byKey.get(key) as T;
+  const value = compute();
+  cache.byKey.set(key, value);
+  return value;
+}
+
+const correct = (mirror: Mirror, word: string) => memo(mirror, `correct:${word}`, () => correctWord(mirror, word));
+
+/**
  * Segments an unknown query word, unless real words would cover under half of
  * its letters: "zqixnywdgo" is a brand or noise, not "go" with a prefix, and
  * matching it on "go" would answer nonsense with unrelated names.
@@ -86,10 +168,17 @@ function add(terms: Map<string, number>, term: string, weight: number) {
 }
 
 /** Concepts of the query words; `words` are parseSearchQuery's (already split, stop words dropped). */
-export async function analyzeWords(mirror: Mirror, words: string[], embedder: Embedder = getEmbedder()): Promise<Concept[]> {
+export async function analyzeWords(
+  mirror: Mirror,
+  words: string[],
+  embedder: Embedder = getEmbedder(),
+  /** relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up. */
+  options: { relatives?: boolean } = {},
+): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
   const concepts: Concept[] = [];
+  const slips = new Map<Concept, string>();
   const seen = new Set<string>();
   const push = (word: string, corrected: string | null, slip: string | null = null) => {
     if (seen.has(word)) return;
@@ -100,8 +189,9 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
     const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
-    if (slip) add(terms, slip, REAL_WORD_SLIP_WEIGHT);
-    concepts.push({ word, terms, semantic: new Map(), corrected, prefixed });
+    const concept: Concept = { word, terms, semantic: new Map(), corrected, prefixed };
+    if (slip) slips.set(concept, slip);
+    concepts.push(concept);
   };
   for (const word of words.map(normalizeText)) {
     if (mirror.words.has(word)) {
@@ -111,26 +201,56 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
     if (isKnownWord(word)) {
       // A real word no name holds may still be a slip for one that does ("sore" for
       // store): that word joins at a low weight, below the word's own meanings.
-      const slip = correctWord(mirror, word);
+      const slip = correct(mirror, word);
       push(word, null, slip && isKnownWord(slip) ? slip : null);
+      continue;
+    }
+    if (inWordNet(word)) {
+      // A word the frequency list lacks but WordNet knows, or whose verb it knows
+      // ("installer" -> install) is a word, not a run to cut ("in staller").
+      push(word, null);
       continue;
     }
     // A one-letter slip is corrected; a run that splits wholly into real words
     // ("defispot") is split rather than stretched two edits to another word (despot).
-    let corrected = correctWord(mirror, word);
+    let corrected = correct(mirror, word);
     const split = segmentQueryWord(mirror, word);
     const wholly = split.length > 1 && split.every((p) => p.length >= 2 && (isKnownWord(p) || mirror.words.has(p)));
     if (corrected && wholly && editDistance(word, corrected, 1) > 1) corrected = null;
     const pieces = corrected ? [word] : split;
     for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
   }
+  // The searcher's framing ("somewhere", "need") next to a subject is neither
+  // stretched to a slip nor expanded in meaning: it would only bring noise.
+  const importance = conceptImportance(concepts.map((c) => c.word));
+  concepts.forEach((c, i) => {
+    c.importance = importance[i] ?? 1;
+    const slip = slips.get(c);
+    if (slip && c.importance >= FRAMING_IMPORTANCE * 2) add(c.terms, slip, REAL_WORD_SLIP_WEIGHT);
+    // A framing word's synonyms that frame too ("shop" -> store) count as the word: "surf shop" -> surfstore.
+    if (c.importance <= FRAMING_IMPORTANCE && (options.relatives ?? true)) {
+      for (const r of relatedWords(c.word)) {
+        const listed = r.relation === "synonym" && FRAMING_WORDS.has(r.word) ? inInventory(mirror, r.word) : null;
+        if (listed && !c.terms.has(listed)) add(c.terms, listed, r.weight);
+      }
+    }
+  });
   // Meaning only for real words: a brand or a typo has no meaning to expand, and
   // expanding gibberish would turn nonsense queries into results.
   const meaningful = concepts.filter(
-    (c) => /^[a-z]{2,}$/.test(c.word) && (isKnownWord(c.word) || mirror.words.has(c.word)) && carriesMeaning(c.word),
+    (c) =>
+      /^[a-z]{2,}$/.test(c.word) &&
+      (isKnownWord(c.word) || mirror.words.has(c.word) || inWordNet(c.word)) &&
+      carriesMeaning(c.word) &&
+      (c.importance ?? 1) > FRAMING_IMPORTANCE,
   );
+  // Two or more subject words are also embedded as one phrase ("solar panel installer").
+  // Only for a paraphrase: framing words typed, or a subject word no name holds. The words of a
+  // name ("nyc lawyer") are wanted as themselves (on the old strata, exact and TLD queries lost 0.01-0.02 nDCG@5 otherwise).
+  const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(c.word));
+  const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => c.word).join(" ") : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
-    const vectors = await embedWords(meaningful.map((c) => c.word), embedder).catch((error: unknown) => {
+    const vectors = await embedWords([...meaningful.map((c) => c.word), ...(phrase ? [phrase] : [])], embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
       if (!warned) logError("search: the encoder failed, semantic leg off", error);
       warned = true;
@@ -141,7 +261,9 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
       if (!vector) continue;
       const known = mirror.words.has(concept.word);
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
-      const neighbours = nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning);
+      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${concept.word}`, () =>
+        nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning),
+      );
       const topZ = neighbours[0]?.z ?? 0;
       for (const { word, z } of neighbours) {
         if (concept.terms.has(word)) continue;
@@ -149,9 +271,74 @@ export async function analyzeWords(mirror: Mirror, words: string[], embedder: Em
         // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
         const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
         concept.semantic.set(word, weight);
-        add(concept.terms, word, weight);
       }
     }
+    const phraseVector = phrase ? vectors.get(phrase) : undefined;
+    if (phrase && phraseVector) {
+      // The words nearest the whole phrase answer its subject as a whole, a little below the words' own meanings.
+      const typed = new Set(concepts.map((c) => c.word));
+      const near = memo(mirror, `near:${vectorModel(embedder)}:${phrase}`, () =>
+        nearestWords(mirror, phraseVector, PHRASE_NEIGHBOURS, SEMANTIC_MIN_Z, phrase, carriesMeaning),
+      ).filter((n) => !typed.has(n.word));
+      const topZ = near[0]?.z ?? 0;
+      const terms = new Map(near.map((n) => [n.word, PHRASE_WEIGHT * Math.max(SEMANTIC_MIN_WEIGHT, 1 - SEMANTIC_Z_STEP * (topZ - n.z))]));
+      // One concept holds them (the first of the subject): counted in every concept, a word near
+      // the phrase would outrank the typed words themselves ("solar panel installer" -> bulbs).
+      const holder = meaningful[0] as Concept;
+      if (terms.size > 0) holder.phrase = terms;
+      for (const [term, weight] of terms) if (!holder.terms.has(term)) holder.semantic.set(term, Math.max(holder.semantic.get(term) ?? 0, weight));
+    }
   }
+  for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true);
+  concepts.forEach((c) => {
+    // The strongest meanings only: each is a branch of the meaning leg.
+    const kept = [...c.semantic].filter(([t]) => !c.terms.has(t)).sort((a, b) => b[1] - a[1]).slice(0, MEANING_TERMS);
+    c.semantic = new Map(kept);
+    for (const [term, weight] of kept) add(c.terms, term, weight);
+  });
   return concepts;
+}
+
+/** A word WordNet holds, as typed or through a base form (6 letters at least: short runs are likelier typos). */
+const inWordNet = (word: string) => word.length >= 6 && /^[a-z]+$/.test(word) && baseForms(word).length > 0;
+
+/** The inventory's spelling of a word: itself, else its plural ("shoe" -> shoes when only that is listed). */
+function inInventory(mirror: Mirror, word: string): string | null {
+  if (mirror.words.has(word)) return word;
+  if (mirror.words.has(`${word}s`)) return `${word}s`;
+  return null;
+}
+
+/**
+ * WordNet's view of a concept, restricted to words some name holds: its base
+ * forms as the word itself ("plumbing" -> plumb, "paintings" -> painting, the
+ * verb of an agent noun "groomer" -> groom), and its relatives (synonyms,
+ * derived forms, hypernyms, hyponyms: see wordnet.ts) as meanings, below the
+ * word and, for a word the inventory holds, below it by as much as the
+ * encoder's neighbours. A relative the encoder also found gains a little.
+ */
+export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true): void {
+  const word = concept.word;
+  for (const { lemma, agent } of baseForms(word)) {
+    const listed = lemma === word ? null : inInventory(mirror, lemma);
+    if (listed && !concept.terms.has(listed)) add(concept.terms, listed, agent ? AGENT_WEIGHT : INFLECTION_WEIGHT);
+  }
+  if (!relatives) return;
+  const known = mirror.words.has(word);
+  const wordnetRelatives = relatedWords(word);
+  if (wordnetRelatives.length > 0) {
+    // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
+    const related = new Set(wordnetRelatives.flatMap((r) => [r.word, `${r.word}s`]));
+    for (const [term, weight] of concept.semantic) if (!related.has(term)) concept.semantic.set(term, weight * ENCODER_ONLY_FACTOR);
+  }
+  let taken = 0;
+  for (const related of wordnetRelatives) {
+    if (taken >= WORDNET_TERMS) break;
+    const listed = inInventory(mirror, related.word);
+    if (!listed || concept.terms.has(listed) || !isKnownWord(related.word) || !carriesMeaning(related.word)) continue;
+    const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * related.weight : related.weight;
+    const encoder = concept.semantic.get(listed);
+    concept.semantic.set(listed, encoder === undefined ? weight : Math.min(SEMANTIC_WEIGHT, Math.max(encoder, weight) + AGREEMENT_BONUS));
+    taken++;
+  }
 }

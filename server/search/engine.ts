@@ -69,6 +69,14 @@ const MEANING_BRANCH_LIMIT = 15;
 /** Pairs are taken among the first this many concepts (6 pairs at most). */
 const PAIRED_CONCEPTS = 4;
 const PAIR_LIMIT = 20;
+/** Concepts at least this important are the subject the keyword legs require; below, framing (see analyze.ts). */
+const CORE_IMPORTANCE = 0.5;
+/**
+ * A concept no name holds as typed ("veterinary") is reached through its
+ * meanings alone too, not only with the other words: its strongest few.
+ */
+const UNLISTED_MEANINGS = 3;
+const UNLISTED_LIMIT = 10;
 /** Below this final score a candidate is noise; nonsense queries return nothing. */
 export const SCORE_FLOOR = 0.4;
 /** At most this many TLD variants of one label in a result (diversity). */
@@ -171,20 +179,34 @@ function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[
   if (own.length === 0) return branches.length ? sql.join(branches, sql` union all `) : null;
   const groups = own.map(group);
   const tlds = tld ? [tld, null] : [null];
+  // The subject: every concept but the framing words ("somewhere to book a dog groomer" -> dog, groomer), most informative first.
+  const core = subject(concepts).map((c) => termsOf(c, false)).filter((terms) => terms.length > 0);
+  const coreGroups = core.map(group);
   if (own.length === 1) {
     for (const t of tlds) branches.push(postings(environment, compact, own[0] as string[], LEG_LIMIT, t));
   } else {
     for (const t of tlds) branches.push(matching(environment, compact, groups.join(" & "), LEG_LIMIT, t));
-    if (groups.length >= 3) {
-      const first = groups.slice(0, PAIRED_CONCEPTS);
+    if (core.length < own.length && core.length >= 2) {
+      for (const t of tlds) branches.push(matching(environment, compact, coreGroups.join(" & "), LEG_LIMIT, t));
+    }
+    if (coreGroups.length >= 3) {
+      const first = coreGroups.slice(0, PAIRED_CONCEPTS);
       first.forEach((a, i) => first.slice(i + 1).forEach((b) => branches.push(matching(environment, compact, `${a} & ${b}`, PAIR_LIMIT))));
     }
-    const each = Math.ceil(LEG_LIMIT / own.length / 2);
-    for (const terms of own) for (const t of tlds) branches.push(postings(environment, compact, terms, each, t));
+    const each = Math.ceil(LEG_LIMIT / core.length / 2);
+    for (const terms of core) for (const t of tlds) branches.push(postings(environment, compact, terms, each, t));
   }
   // Names holding the typed filler words too ("the justice" -> thejustice.com).
   if (q.fillers?.length) branches.push(matching(environment, compact, [group(q.fillers), ...groups].join(" & "), PAIR_LIMIT));
   return branches.length ? sql.join(branches, sql` union all `) : null;
+}
+
+/** A concept's weight in the coverage of a name (see Concept.importance). */
+const importanceOf = (c: Concept) => c.importance ?? 1;
+/** Concepts of the subject: all but the framing words (all when nothing else), most important first. */
+export function subject(concepts: Concept[]): Concept[] {
+  const core = concepts.filter((c) => importanceOf(c) >= CORE_IMPORTANCE);
+  return (core.length > 0 ? core : concepts).slice().sort((a, b) => importanceOf(b) - importanceOf(a));
 }
 
 /**
@@ -192,20 +214,27 @@ function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[
  * word (and the other concepts of the query): one small branch per neighbour,
  * from the postings alone or an index intersection.
  */
-function meaningLeg(environment: Environment, compact: string, concepts: Concept[]): SQL | null {
+function meaningLeg(environment: Environment, compact: string, concepts: Concept[], inInventory: (word: string) => boolean): SQL | null {
   const branches: SQL[] = [];
-  concepts.forEach((concept, i) => {
+  const core = subject(concepts);
+  core.forEach((concept) => {
     // The other words as typed (not their own neighbours: a meaning of each word at once is a stretch, and costly).
-    const others = concepts.filter((_, j) => j !== i).map((c) => group(termsOf(c, false))).filter(Boolean);
+    const others = core.filter((c) => c !== concept).map((c) => group(termsOf(c, false))).filter(Boolean);
     const neighbours = [...concept.semantic.entries()].sort((a, b) => b[1] - a[1]);
-    for (const [term] of neighbours) {
+    const unlisted = others.length > 0 && !inInventory(concept.word) && !(concept.corrected && inInventory(concept.corrected));
+    neighbours.forEach(([term], rank) => {
       branches.push(
         others.length === 0
           ? postings(environment, compact, [term], MEANING_BRANCH_LIMIT)
           : matching(environment, compact, [term, ...others].join(" & "), MEANING_BRANCH_LIMIT),
       );
-    }
+      if (unlisted && rank < UNLISTED_MEANINGS) branches.push(postings(environment, compact, [term], UNLISTED_LIMIT));
+    });
   });
+  // The words nearest the subject as a whole phrase ("solar panel installer" -> energy) answer all of it: their best names alone.
+  for (const concept of concepts) {
+    if (concept.phrase?.size) branches.push(postings(environment, compact, [...concept.phrase.keys()], MEANING_BRANCH_LIMIT));
+  }
   return branches.length ? sql.join(branches, sql` union all `) : null;
 }
 
@@ -225,7 +254,7 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
     case "keyword":
       return keywordLeg(environment, q, concepts);
     case "meaning":
-      return meaningLeg(environment, q.compact, concepts);
+      return meaningLeg(environment, q.compact, concepts, inInventory);
     case "label":
       // Trigram matches of the whole query run together: typos, partial and brand names.
       if (q.compact.length < 3 || explained) return null;
@@ -273,8 +302,11 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
   const tokenSet = new Set(tokens);
   const used = new Set<string>();
   let covered = 0;
+  let total = 0;
   let anyMatch = false;
   for (const concept of concepts) {
+    const importance = importanceOf(concept);
+    total += importance;
     let best = 0;
     let bestTerm: string | null = null;
     for (const [term, weight] of concept.terms) {
@@ -286,9 +318,9 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
     }
     if (bestTerm) used.add(bestTerm);
     if (best > 0) anyMatch = true;
-    covered += best;
+    covered += best * importance;
   }
-  const coverage = concepts.length > 0 ? covered / concepts.length : 0;
+  const coverage = total > 0 ? covered / total : 0;
   const words = anyMatch ? MATCH_BASE + (1 - MATCH_BASE) * coverage : 0;
   let fillers = 0;
   for (const filler of q.fillers ?? []) {
@@ -321,7 +353,8 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const embedder = getEmbedder();
   const legs = params.legs ?? ALL_LEGS;
   const mirror = await getVocabulary(db, embedder);
-  const concepts = await analyzeWords(mirror, q.words, legs.includes("meaning") ? embedder : noMeaning);
+  const meaning = legs.includes("meaning");
+  const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, { relatives: meaning });
   const inInventory = (word: string) => mirror.words.has(word);
   const context = { inInventory, explained: concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word)) };
   const statements = legs.map((leg) => legSql(leg, q, concepts, params.environment, context)).filter((s): s is SQL => s !== null);

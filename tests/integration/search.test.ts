@@ -90,6 +90,17 @@ describe("hybrid search", () => {
     assert.ok(found.some((n) => n.startsWith(`${tag}lawyer.`)), found.join(", "));
   });
 
+  it("understands a paraphrased intent: framing words not required, an agent noun and an inflection reach the listed words", async () => {
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-dog-groom.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-dog-books.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-somewhere.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-plumb.com`, priceCents: 5_000 });
+    const groomer = await names(`${tag} somewhere to book a dog groomer`);
+    assert.equal(groomer[0], `${tag}-dog-groom.com`, groomer.join(", "));
+    const plumbing = await names(`${tag} need a site for a plumbing business`);
+    assert.equal(plumbing[0], `${tag}-plumb.com`, plumbing.join(", "));
+  });
+
   it("never returns more than two TLD variants of one label, and prefers a typed TLD", async () => {
     const found = await names(`${tag}lawyer`);
     assert.ok(found.filter((n) => n.startsWith(`${tag}lawyer.`)).length <= 2, found.join(", "));

@@ -5,7 +5,7 @@ import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
 import { analyzeWords, type Concept } from "@/server/search/analyze";
 import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
 import { unit } from "@/server/search/embedder";
-import { correctWord, editDistance, getVocabularyMirrorForTests, nearestWords, wordsWithPrefix } from "@/server/search/vocabulary";
+import { correctWord, editDistance, getVocabularyMirrorForTests, nearestWords, nearestWordsExact, wordsWithPrefix } from "@/server/search/vocabulary";
 
 describe("search text", () => {
   it("normalises case and accents and splits on hyphens and digits", () => {
@@ -89,6 +89,21 @@ describe("vocabulary lookups", () => {
     assert.deepEqual(nearestWords(mirror, query, 6, 2.5, words[0] as string).map((n) => n.word), [words[1]]);
     // A word `accept` refuses still counts in the statistics, but is never returned.
     assert.deepEqual(nearestWords(mirror, query, 6, 2.5, "", (w) => w !== words[0]), []);
+  });
+
+  it("finds the same neighbours through sign sketches as by a scan of every vector, in a large vocabulary", () => {
+    // 12k random words around a shared direction (cosines near 0.5, as words in context), three planted near the query.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+    const shared = Float32Array.from({ length: 512 }, random);
+    const near = (base: Float32Array, noise: number) => unit(Float32Array.from(base, (x) => x + noise * random()));
+    const query = near(shared, 2);
+    const words = Array.from({ length: 12_000 }, (_, i) => `word${i}`);
+    const vectors = words.map((_, i) => (i % 4000 === 1 ? near(query, 0.3) : near(shared, 2)));
+    const mirror = getVocabularyMirrorForTests(words, vectors);
+    const exact = nearestWordsExact(mirror, query, 6, 5, "");
+    assert.deepEqual(exact.map((n) => n.word).sort(), ["word1", "word4001", "word8001"]);
+    assert.deepEqual(nearestWords(mirror, query, 6, 5, "").map((n) => n.word), exact.map((n) => n.word));
   });
 });
 

@@ -1,0 +1,84 @@
+// The meaning work's development set (bench/search/dev-queries.json, paraphrased
+// intent written for development; never the held-out bench/search/eval set) on a
+// generated corpus in a scratch database, kept between runs:
+//   npx tsx bench/search/dev.ts                  50k names of bench/search/corpus.ts, search_dev_v2_50000 (loaded once, then reused)
+//   DEV_SIZE=100000 DEV_VERBOSE=1 npx tsx bench/search/dev.ts
+//   DEV_FRESH=1 ...                              drop and reload the scratch database
+// Prints success@5 (a name covering every concept of the query in the top five),
+// nDCG@5 (grade 3: every concept, 1: some) and per-query latency.
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import { createPool } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { searchDomains } from "@/server/services/discovery";
+import { generateCorpus, loadCorpus } from "./corpus";
+
+interface DevQuery {
+  q: string;
+  sets: string[][];
+}
+
+const size = Number(process.env.DEV_SIZE ?? 50_000);
+const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = `search_dev_v2_${size}`;
+const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+const queries = JSON.parse(readFileSync(new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
+
+const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+const exists = (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
+if (exists && process.env.DEV_FRESH === "1") await admin.unsafe(`drop database ${dbName}`);
+const load = !exists || process.env.DEV_FRESH === "1";
+if (load) await admin.unsafe(`create database ${dbName}`);
+await migrateDatabase(dbUrl);
+const { db, sql: client } = createPool(dbUrl, 4);
+const corpus = generateCorpus(size);
+if (load) {
+  const stats = await loadCorpus(db, corpus);
+  console.log(`loaded ${size} names in ${(stats.loadMs / 1000).toFixed(1)} s, ${stats.vocabularyWords} words embedded in ${(stats.vocabularyMs / 1000).toFixed(1)} s`);
+}
+const truth = new Map(corpus.map((d) => [d.name, new Set(d.tokens.split(" "))]));
+
+const grade = (words: Set<string> | undefined, sets: string[][]) => {
+  if (!words) return 0;
+  const covered = sets.filter((set) => set.some((w) => words.has(w))).length;
+  return covered === sets.length ? 3 : covered > 0 ? 1 : 0;
+};
+const dcg = (grades: number[]) => grades.slice(0, 5).reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
+
+await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q: "warm up", limit: 5 });
+let success = 0;
+let ndcgSum = 0;
+let reachable = 0;
+const times: number[] = [];
+const lines: string[] = [];
+for (const { q, sets } of queries) {
+  const counts = [0, 0, 0, 0];
+  for (const words of truth.values()) counts[grade(words, sets)]!++;
+  const ideal: number[] = [];
+  for (let g = 3; g >= 1 && ideal.length < 5; g--) for (let i = 0; i < counts[g]! && ideal.length < 5; i++) ideal.push(g);
+  const t = performance.now();
+  const { hits } = await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 });
+  const ms = performance.now() - t;
+  times.push(ms);
+  const grades = hits.map((h) => grade(truth.get(h.name), sets));
+  const ndcg = dcg(ideal) > 0 ? dcg(grades) / dcg(ideal) : hits.length === 0 ? 1 : 0;
+  const ok = grades.includes(3);
+  if (counts[3]! > 0) reachable++;
+  success += ok ? 1 : 0;
+  ndcgSum += ndcg;
+  lines.push(`${ok ? "ok  " : counts[3] ? "MISS" : "n/a "} ${ndcg.toFixed(2)} ${ms.toFixed(0).padStart(4)}ms "${q}" -> ${hits.map((h) => h.name).join(", ")} [${grades.join("")}] (${counts[3]} answer)`);
+}
+// Again, warm: the query words' vectors, neighbours and corrections cached, as for words searched before.
+const warm: number[] = [];
+for (const { q } of queries) {
+  const t = performance.now();
+  await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 });
+  warm.push(performance.now() - t);
+}
+const pct = (list: number[], x: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(x * list.length))]!.toFixed(1);
+const p = (x: number) => pct(times, x);
+if (process.env.DEV_VERBOSE) console.log(lines.join("\n"));
+console.log(`${queries.length} dev queries on ${size} names (${reachable} with an answer in the corpus): success@5 ${(success / queries.length).toFixed(3)} (${success}), nDCG@5 ${(ndcgSum / queries.length).toFixed(3)}; latency first time p50 ${p(0.5)} p95 ${p(0.95)} max ${p(1)} ms, again p50 ${pct(warm, 0.5)} p95 ${pct(warm, 0.95)} max ${pct(warm, 1)} ms`);
+await client.end();
+await admin.end();

