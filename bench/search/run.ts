@@ -1,97 +1,66 @@
-// Search relevance and latency on a generated corpus, against baselines.
+// Search relevance and latency on the WordNet corpus (corpus.ts), against single
+// engine legs and two baselines. Queries: eval/intent-queries.json (written by hand)
+// and eval/corpus-queries.json (make-corpus-queries.ts); grades: eval.ts, with the
+// hand judgements of eval/judgements.json overriding the rule. See eval/README.md.
 //   npx tsx bench/search/run.ts                 100k domains
 //   BENCH_SIZE=1000000 npx tsx bench/search/run.ts
+//   BENCH_QUERIES=a.json,b.json                 other query files instead
+//   BENCH_VERBOSE=1                             weak hybrid answers, slowest queries
 // Needs a PostgreSQL server (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres):
 // creates the scratch database search_bench_<size>, drops it at the end (BENCH_KEEP=1 keeps it;
 // BENCH_REUSE=1 then measures a kept database again, after migrating it, without reloading).
+import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { sql } from "drizzle-orm";
-import postgres from "postgres";
-import { createPool } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
-import { describeCorpus, generateCorpus, loadCorpus } from "./corpus";
-import { buildEvalSet, grade, type EvalQuery, type Stratum } from "./queries";
+import { loadJudgements, loadQueries, scoreAnswer, type EvalQuery, type QueryScore } from "./eval";
+import { openBench, Truth } from "./harness";
 
-const size = Number(process.env.BENCH_SIZE ?? 100_000);
-const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `search_bench_${size}`;
-const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+const { queries, files, missing } = loadQueries();
+if (queries.length === 0) throw new Error(`no queries (looked for ${[...files, ...missing].join(", ")})`);
+const judgements = loadJudgements();
+const bench = await openBench();
+const truth = new Truth(bench.corpus);
+const ideals = new Map(queries.map((q) => [q.id, truth.ideal(q, judgements)]));
+const scorable = queries.filter((q) => (ideals.get(q.id)?.length ?? 0) > 0);
+const unscorable = queries.filter((q) => (ideals.get(q.id)?.length ?? 0) === 0);
 
-const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-const reuse = process.env.BENCH_REUSE === "1" && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
-if (!reuse) {
-  await admin.unsafe(`drop database if exists ${dbName}`);
-  await admin.unsafe(`create database ${dbName}`);
-}
-await migrateDatabase(dbUrl);
-const { db, sql: client } = createPool(dbUrl, 5);
-// The baselines as they come out of the box: pg_trgm's default similarity threshold.
-const { db: plain, sql: plainClient } = createPool(dbUrl, 1, { trigramThreshold: 0.3 });
+const intentStrata = ["intent", "category", "descriptive", "brand-style", "misspelt-intent"];
+const corpusStrata = ["exact", "typo", "run-together", "tld"];
+const seen = [...new Set(queries.map((q) => q.stratum))];
+const strata = [...intentStrata.filter((s) => seen.includes(s)), ...corpusStrata.filter((s) => seen.includes(s)), ...seen.filter((s) => !intentStrata.includes(s) && !corpusStrata.includes(s))];
+const groupOf = (q: EvalQuery) => (corpusStrata.includes(q.stratum) ? "corpus-all" : "hand-all");
+const columns = [...strata, ...(seen.some((s) => corpusStrata.includes(s)) && seen.some((s) => !corpusStrata.includes(s)) ? ["hand-all", "corpus-all"] : []), "all"];
 
-const tGen = performance.now();
-const corpus = generateCorpus(size);
-const genMs = performance.now() - tGen;
-const build = reuse ? await describeCorpus(db) : await loadCorpus(db, corpus);
-const truth = new Map(corpus.map((d) => [d.name, { name: d.name, tld: d.tld, words: new Set(d.tokens.split(" ")) }]));
-const evalSet = buildEvalSet(corpus);
+// Warm up: the encoder, the vocabulary mirror, the connections, the planner.
+const memBefore = process.memoryUsage();
+for (const run of Object.values(bench.methods)) await run("warm up");
+for (const q of queries.slice(0, 20)) await bench.methods.hybrid!(q.q);
+const memWarm = process.memoryUsage();
 
-/** Ideal DCG@5 and the best grade reachable, from the whole corpus. */
-function ideal(q: EvalQuery): { idcg: number; best: number } {
-  const counts = [0, 0, 0, 0];
-  for (const doc of truth.values()) counts[grade(doc, q.intent)]!++;
-  const grades: number[] = [];
-  for (let g = 3; g >= 1 && grades.length < 5; g--) for (let i = 0; i < counts[g]! && grades.length < 5; i++) grades.push(g);
-  return { idcg: dcg(grades), best: grades[0] ?? 0 };
-}
-const dcg = (grades: number[]) => grades.slice(0, 5).reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
-const ideals = evalSet.map(ideal);
-
-type System = (q: string) => Promise<string[]>;
-const env = "sandbox" as const;
-const systems: Record<string, System> = {
-  hybrid: async (q) => (await searchDomains(db, { environment: env, partnerId: "ptn_bench", q, limit: 5 })).hits.map((h) => h.name),
-  "trigram-only": async (q) => {
-    const { compact } = parseSearchQuery(q);
-    if (!compact) return [];
-    const rows = await plain.execute<{ name: string }>(sql`select name from domains
-      where environment = ${env} and status = 'listed' and label % ${compact}::text
-      order by similarity(label, ${compact}::text) desc, name limit 5`);
-    return rows.map((r) => r.name);
-  },
-  "fts-only": async (q) => {
-    const { words } = parseSearchQuery(q);
-    if (words.length === 0) return [];
-    const tsq = words.join(" | ");
-    const rows = await plain.execute<{ name: string }>(sql`select name from domains
-      where environment = ${env} and status = 'listed' and to_tsvector('simple', tokens) @@ to_tsquery('simple', ${tsq}::text)
-      order by ts_rank(to_tsvector('simple', tokens), to_tsquery('simple', ${tsq}::text)) desc, length(label), name limit 5`);
-    return rows.map((r) => r.name);
-  },
-};
-
-const strata: (Stratum | "all")[] = ["exact", "typo", "run-together", "semantic", "tld", "hand", "all"];
-const quality: Record<string, Record<string, string>> = {};
-const failures: string[] = [];
-await systems.hybrid!("warm up"); // loads the encoder
-for (const [systemName, run] of Object.entries(systems)) {
-  const per = new Map<string, { ndcg: number; s1: number; zero: number; n: number }>();
-  for (const [i, q] of evalSet.entries()) {
+type Sums = { ndcg: number; success1: number; success5: number; zero: number; n: number };
+const results: Record<string, Map<string, Sums>> = {};
+const answeredUnscorable: Record<string, number> = {};
+const weak: string[] = [];
+for (const [method, run] of Object.entries(bench.methods)) {
+  const per = new Map<string, Sums>();
+  for (const q of queries) {
     const names = await run(q.q);
-    const grades = names.map((n) => { const d = truth.get(n); return d ? grade(d, q.intent) : 0; });
-    const { idcg, best } = ideals[i]!;
-    const ndcg = idcg > 0 ? dcg(grades) / idcg : names.length === 0 ? 1 : 0;
-    const s1 = (grades[0] ?? 0) >= best && best > 0 ? 1 : 0;
-    for (const key of [q.stratum, "all"]) {
-      const m = per.get(key) ?? { ndcg: 0, s1: 0, zero: 0, n: 0 };
-      m.ndcg += ndcg; m.s1 += s1; m.zero += names.length === 0 ? 1 : 0; m.n++;
+    const ideal = ideals.get(q.id)!;
+    const score: QueryScore | null = scoreAnswer(truth.grades(q, names, judgements), ideal);
+    if (!score) {
+      if (names.length > 0) answeredUnscorable[method] = (answeredUnscorable[method] ?? 0) + 1;
+      continue;
+    }
+    for (const key of [q.stratum, groupOf(q), "all"]) {
+      const m = per.get(key) ?? { ndcg: 0, success1: 0, success5: 0, zero: 0, n: 0 };
+      m.ndcg += score.ndcg; m.success1 += score.success1; m.success5 += score.success5; m.zero += score.zero; m.n++;
       per.set(key, m);
     }
-    if (systemName === "hybrid" && ndcg < 0.6 && process.env.BENCH_VERBOSE) failures.push(`${q.stratum} "${q.q}" ndcg=${ndcg.toFixed(2)} -> ${names.join(", ")} [${grades.join("")}]`);
+    if (method === "hybrid" && score.ndcg < 0.5 && process.env.BENCH_VERBOSE) {
+      const shown = names.map((n) => `${n}(${truth.grades(q, [n], judgements)[0]})`).join(", ") || "(nothing)";
+      weak.push(`  ${q.id} ${q.stratum} "${q.q}" nDCG ${score.ndcg.toFixed(2)} ideal [${ideal.join("")}] -> ${shown}`);
+    }
   }
-  quality[systemName] = Object.fromEntries(
-    strata.map((s) => { const m = per.get(s)!; return [s, `${(m.ndcg / m.n).toFixed(3)} / ${(m.s1 / m.n).toFixed(2)} / ${(m.zero / m.n).toFixed(2)}`]; }),
-  );
+  results[method] = per;
 }
 
 /** Per query text, its times in the one-client run: the slowest are printed with BENCH_VERBOSE. */
@@ -99,13 +68,13 @@ const perQuery = new Map<string, number[]>();
 async function latency(concurrency: number, rounds: number) {
   const times: number[] = [];
   let next = 0;
-  const total = evalSet.length * rounds;
+  const total = queries.length * rounds;
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < total) {
-      const q = evalSet[next++ % evalSet.length]!;
+      const q = queries[next++ % queries.length]!;
       const t = performance.now();
-      await systems.hybrid!(q.q);
+      await bench.methods.hybrid!(q.q);
       const ms = performance.now() - t;
       times.push(ms);
       if (concurrency === 1) perQuery.set(q.q, [...(perQuery.get(q.q) ?? []), ms]);
@@ -114,25 +83,59 @@ async function latency(concurrency: number, rounds: number) {
   const wall = performance.now() - started;
   times.sort((a, b) => a - b);
   const p = (x: number) => times[Math.min(times.length - 1, Math.floor(x * times.length))]!.toFixed(1);
-  return { p50: p(0.5), p95: p(0.95), p99: p(0.99), qps: (times.length / (wall / 1000)).toFixed(0) };
+  return { n: times.length, p50: p(0.5), p95: p(0.95), p99: p(0.99), qps: (times.length / (wall / 1000)).toFixed(0) };
 }
-const one = await latency(1, 3);
-const four = await latency(4, 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const one = await latency(1, rounds);
+const four = await latency(4, rounds);
+const memAfter = process.memoryUsage();
 
+// --- report ----------------------------------------------------------------------
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-console.log(`\n# search benchmark: ${size.toLocaleString("en")} domains, ${evalSet.length} queries (${Object.entries(evalSet.reduce<Record<string, number>>((a, q) => ({ ...a, [q.stratum]: (a[q.stratum] ?? 0) + 1 }), {})).map(([k, v]) => `${k} ${v}`).join(", ")})`);
-console.log(`build: generate ${genMs.toFixed(0)} ms, load+segment+index ${(build.loadMs / 1000).toFixed(1)} s, vocabulary ${build.vocabularyWords} words embedded in ${(build.vocabularyMs / 1000).toFixed(1)} s, analyze ${build.analyzeMs.toFixed(0)} ms`);
-console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, postings ${mb(build.postingsBytes)}, vocabulary ${mb(build.vocabularyBytes)}; node rss ${mb(process.memoryUsage().rss)}${reuse ? " (reused database: no load)" : ""}`);
-console.log(`\nnDCG@5 / success@1 / zero-result rate`);
-console.table(quality);
-console.log(`hybrid latency (ms, in-process incl. round trips): 1 client p50 ${one.p50} p95 ${one.p95} p99 ${one.p99} (${one.qps} q/s); 4 concurrent p50 ${four.p50} p95 ${four.p95} p99 ${four.p99} (${four.qps} q/s)`);
-if (failures.length) console.log(`\nweak hybrid answers:\n${failures.join("\n")}`);
+const counts = (qs: EvalQuery[]) => strata.map((s) => `${s} ${qs.filter((q) => q.stratum === s).length}`).join(", ");
+const build = bench.build;
+
+console.log(`\n# search benchmark: ${bench.size.toLocaleString("en")} domains (WordNet corpus, seed fixed), ${queries.length} queries`);
+console.log(`query files: ${files.map((f) => path.relative(process.cwd(), f)).join(", ")}${missing.length ? ` (missing: ${missing.map((f) => path.relative(process.cwd(), f)).join(", ")})` : ""}`);
+console.log(`queries by stratum: ${counts(queries)}; judgements for ${Object.keys(judgements).length} queries`);
+console.log(`scored: ${scorable.length}; not scored (nothing relevant in the corpus): ${unscorable.length}`);
+console.log(`\n## build`);
+console.log(`generate ${bench.genMs.toFixed(0)} ms; load+segment+index ${(build.loadMs / 1000).toFixed(1)} s; vocabulary ${build.vocabularyWords} words embedded in ${(build.vocabularyMs / 1000).toFixed(1)} s; analyze ${(build.analyzeMs / 1000).toFixed(1)} s${bench.reuse ? " (reused database: nothing loaded)" : ""}`);
+console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, postings (domain_terms) ${mb(build.postingsBytes)}, vocabulary ${mb(build.vocabularyBytes)}`);
+console.log(`memory (this process; it also holds the corpus and the truth index): before warm-up rss ${mb(memBefore.rss)} heap ${mb(memBefore.heapUsed)}; after warm-up rss ${mb(memWarm.rss)} heap ${mb(memWarm.heapUsed)} (engine: +${mb(memWarm.rss - memBefore.rss)} rss, +${mb(memWarm.heapUsed - memBefore.heapUsed)} heap); after the runs rss ${mb(memAfter.rss)} heap ${mb(memAfter.heapUsed)}`);
+
+const nOf = (col: string) => results.hybrid?.get(col)?.n ?? 0;
+const head = ["method", ...columns.map((c) => `${c} (${nOf(c)})`)];
+for (const [title, key] of [["nDCG@5", "ndcg"], ["success@1", "success1"], ["success@5", "success5"], ["zero-result rate", "zero"]] as const) {
+  console.log(`\n## ${title}`);
+  console.log(table(head, Object.entries(results).map(([method, per]) => [method, ...columns.map((c) => {
+    const m = per.get(c);
+    return m && m.n > 0 ? (m[key] / m.n).toFixed(key === "ndcg" ? 3 : 2) : "-";
+  })])));
+}
+
+if (unscorable.length) {
+  console.log(`\n## not scored: no name in the corpus is relevant (ideal DCG 0)`);
+  for (const q of unscorable) console.log(`  ${q.id} ${q.stratum} "${q.q}"`);
+  console.log(`answered anyway (a result returned where nothing is relevant): ${Object.keys(bench.methods).map((m) => `${m} ${answeredUnscorable[m] ?? 0}`).join(", ")} of ${unscorable.length}`);
+}
+
+console.log(`\n## hybrid latency (ms, in-process incl. round trips; ${rounds} passes over the queries)`);
+console.log(table(["clients", "searches", "p50", "p95", "p99", "q/s"], [
+  ["1", String(one.n), one.p50, one.p95, one.p99, one.qps],
+  ["4", String(four.n), four.p50, four.p95, four.p99, four.qps],
+]));
+
+if (weak.length) console.log(`\n## weak hybrid answers (nDCG@5 < 0.5; name(grade))\n${weak.join("\n")}`);
 if (process.env.BENCH_VERBOSE) {
   const slow = [...perQuery].map(([q, ts]) => [q, ts.reduce((a, b) => a + b, 0) / ts.length] as const).sort((a, b) => b[1] - a[1]);
   console.log(`\nslowest queries (mean ms, one client): ${slow.slice(0, 8).map(([q, ms]) => `"${q}" ${ms.toFixed(1)}`).join(", ")}`);
 }
 
-await client.end();
-await plainClient.end();
-if (!process.env.BENCH_KEEP && !reuse) await admin.unsafe(`drop database ${dbName}`);
-await admin.end();
+await bench.close();
