@@ -216,6 +216,8 @@ export function generateCorpus(size: number, seed = CORPUS_SEED): GeneratedDomai
   const out: GeneratedDomain[] = [];
   for (let attempts = 0; out.length < size; attempts++) {
     if (attempts > size * 50 + 1000) throw new Error(`could not generate ${size} distinct names`);
+    // Stratum and TLD are drawn once per name and kept through retries, so a
+    // crowded stratum (bare words) or TLD (.com) keeps its share at any size.
     const stratum = weighted(rng, shares);
     if (stratum === "demo") {
       let d = demo[nextDemo++];
@@ -225,11 +227,15 @@ export function generateCorpus(size: number, seed = CORPUS_SEED): GeneratedDomai
       out.push({ ...d, vertical: "demo" });
       continue;
     }
-    const { words, label, premium } = build(stratum);
-    if (label.length > 30 || !LABEL.test(label) || new Set(words).size !== words.length) continue;
     const tld = weighted(rng, tldEntries);
+    let built: Built | null = null;
+    for (let tries = 0; tries < 100 && !built; tries++) {
+      const b = build(stratum);
+      if (b.label.length <= 30 && LABEL.test(b.label) && new Set(b.words).size === b.words.length && !seen.has(`${b.label}.${tld}`)) built = b;
+    }
+    if (!built) continue;
+    const { words, label, premium } = built;
     const name = `${label}.${tld}`;
-    if (seen.has(name)) continue;
     seen.add(name);
     const priceCents = priceFor(rng, premium, label, tld);
     out.push({
