@@ -79,17 +79,19 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+export type Rng = () => number;
+export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 
-function weighted<T>(rng: Rng, entries: readonly (readonly [T, number])[]): T {
+/** One of `entries`, with probability proportional to its weight. */
+export function weighted<T>(rng: Rng, entries: readonly (readonly [T, number])[]): T {
   const total = entries.reduce((sum, [, w]) => sum + w, 0);
   let r = rng() * total;
   for (const [value, w] of entries) if ((r -= w) < 0) return value;
   return entries[entries.length - 1]![0];
 }
 
-function normal(rng: Rng): number {
+/** A standard normal draw (Box-Muller). */
+export function normal(rng: Rng): number {
   const u = 1 - rng(); // (0, 1]: log stays finite
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng());
 }

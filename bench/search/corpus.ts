@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { domains } from "@/db/schema";
-import { generateDomains, MAX_PRICE_CENTS, MIN_PRICE_CENTS, mulberry32, type GeneratedDomain } from "@/db/seed-data";
+import { generateDomains, MAX_PRICE_CENTS, MIN_PRICE_CENTS, mulberry32, normal, pick, weighted, type GeneratedDomain, type Rng } from "@/db/seed-data";
 import { newId } from "@/server/ids";
 import { tokenizeLabel } from "@/server/services/inventory";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
@@ -36,19 +36,6 @@ import { drawWord, loadLexicon, type Lexicon, type WordList } from "./wordnet";
 // alone, as a real listing would.
 
 export const CORPUS_SEED = 424242;
-
-type Rng = () => number;
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
-function weighted<T>(rng: Rng, entries: readonly (readonly [T, number])[]): T {
-  const total = entries.reduce((sum, [, w]) => sum + w, 0);
-  let r = rng() * total;
-  for (const [value, w] of entries) if ((r -= w) < 0) return value;
-  return entries[entries.length - 1]![0];
-}
-function normal(rng: Rng): number {
-  const u = 1 - rng();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng());
-}
 
 export type CorpusStratum = "single" | "two-word" | "three-word" | "brandable" | "digits" | "hyphenated" | "demo";
 export const STRATUM_SHARES: Record<CorpusStratum, number> = {
