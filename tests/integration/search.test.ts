@@ -73,6 +73,17 @@ describe("hybrid search", () => {
     assert.equal((await names(`${tag} kitchn`))[0], `${tag}-kitchen.shop`);
   });
 
+  it("finds a long multi-word label typed with one slip first, above names holding its pieces", async () => {
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}placesystemdirect.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-place-direct.com`, priceCents: 5_000 });
+    await addDomain(getDb(), { environment: "sandbox", name: `${tag}-system-direct.com`, priceCents: 5_000 });
+    // A transposition ("sysetm") and a deletion ("drect"), each typed as one run, with and without a TLD.
+    for (const q of [`${tag}placesysetmdirect`, `${tag}placesystemdrect.com`]) {
+      const found = await names(q);
+      assert.equal(found[0], `${tag}placesystemdirect.com`, `${q}: ${found.join(", ")}`);
+    }
+  });
+
   it("matches the longer words a query word starts", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-gardening.com`, priceCents: 5_000 });
     assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));
