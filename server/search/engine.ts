@@ -110,12 +110,13 @@ function maybeSlip(q: EngineQuery, inInventory: (word: string) => boolean): bool
 }
 /**
  * A label one edit (Damerau) from the label typed, of at least TYPO_MIN_LENGTH
- * letters, is what the searcher meant: it ranks just below the label as typed
- * (0.95), above names that only share some of its pieces. As 0.85 * similarity
- * it scored ~0.55 for one slip in a long label ("oddpicuring" -> oddpicturing
- * 0.67), below names holding one piece ("cure").
+ * letters, is what the searcher meant: it ranks above names that hold the
+ * pieces the slip was cut into (a full match scores 0.85 + 0.1 * similarity,
+ * ~0.9: "usegon" -> use-gone), and is only lifted when no label is exactly as
+ * typed (0.95). As 0.85 * similarity it scored ~0.55 for one slip in a long
+ * label ("oddpicuring" -> oddpicturing 0.67), below names holding one piece ("cure").
  */
-const ONE_EDIT_SCORE = 0.9;
+const ONE_EDIT_SCORE = 0.92;
 const TYPO_MIN_LENGTH = 5;
 
 /**
@@ -294,11 +295,21 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
     case "label":
       // Trigram matches of the whole query run together: typos, partial and brand names.
       if (q.compact.length < 3 || (explained && !maybeSlip)) return null;
-      return sql`${candidate(q.compact)}
-        from domains d
-        where ${trigramThresholds} and ${base(environment)} and d.label % ${q.compact}::text ${explained && q.exactName ? notListed(environment, q.exactName) : sql``}
-        order by similarity(${q.compact}::text, d.label) desc, d.search_prior desc, d.name
-        limit ${LEG_LIMIT}`;
+      {
+        // Words typed apart are matched hyphenated too: a hyphen splits pg_trgm's words, so a
+        // hyphenated label is far from the run ("illogiaclitybrush" ~ illogicality-brush 0.48,
+        // under the threshold; "illogiaclity-brush" ~ it 0.6).
+        const hyphened = q.words.length > 1 ? q.words.join("-") : null;
+        const match = hyphened ? sql`(d.label % ${q.compact}::text or d.label % ${hyphened}::text)` : sql`d.label % ${q.compact}::text`;
+        const similar = hyphened
+          ? sql`greatest(similarity(${q.compact}::text, d.label), similarity(${hyphened}::text, d.label))`
+          : sql`similarity(${q.compact}::text, d.label)`;
+        return sql`${candidate(q.compact)}
+          from domains d
+          where ${trigramThresholds} and ${base(environment)} and ${match} ${explained && q.exactName ? notListed(environment, q.exactName) : sql``}
+          order by ${similar} desc, d.search_prior desc, d.name
+          limit ${LEG_LIMIT}`;
+      }
     case "typo": {
       // A word the inventory holds is the keyword leg's: only a word nobody lists is a typo here.
       const typos = concepts.filter((c) => c.word.length >= 5 && !c.corrected && !isKnownWord(c.word) && !inInventory(c.word)).map((c) => c.word);
