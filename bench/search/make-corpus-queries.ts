@@ -3,6 +3,8 @@
 // any larger corpus, so they exist at 1M too), never from the engine's word lists.
 // Run once and commit the output; rerunning with the same corpus gives the same file.
 //   npx tsx bench/search/make-corpus-queries.ts [perStratum=40]
+// A development set, never the held-out one, with another seed, corpus size and file:
+//   QUERY_SEED=777 CORPUS_SIZE=50000 OUT=bench/search/dev-corpus-queries.json npx tsx bench/search/make-corpus-queries.ts 60
 //
 //   exact         a name as typed, with its TLD ("fierceflux.com"); 3 = that name
 //   typo          a name's label with one edit (deletion, transposition, substitution,
@@ -16,8 +18,8 @@ import { mulberry32 } from "@/db/seed-data";
 import { ENDINGS, generateCorpus, PREFIXES, SUFFIXES } from "./corpus";
 import { EVAL_DIR, type EvalQuery } from "./eval";
 
-const QUERY_SEED = 2024_15;
-const CORPUS_SIZE = 100_000;
+const QUERY_SEED = Number(process.env.QUERY_SEED ?? 2024_15);
+const CORPUS_SIZE = Number(process.env.CORPUS_SIZE ?? 100_000);
 const perStratum = Number(process.argv[2] ?? 40);
 
 const corpus = generateCorpus(CORPUS_SIZE);
@@ -81,6 +83,6 @@ for (let i = 0; i < perStratum; i++) {
   out.push({ id: id("cd", i), stratum: "tld", q: `${kept.join(" ")} .${d.tld}`, sets: kept.map((w) => [w]), tld: d.tld, note: `from ${d.name}` });
 }
 
-const file = path.join(EVAL_DIR, "corpus-queries.json");
+const file = process.env.OUT ? path.resolve(process.env.OUT) : path.join(EVAL_DIR, "corpus-queries.json");
 writeFileSync(file, `[\n${out.map((q) => `  ${JSON.stringify(q)}`).join(",\n")}\n]\n`);
 console.log(`${out.length} queries -> ${path.relative(process.cwd(), file)}`);

@@ -73,6 +73,18 @@ describe("hybrid search", () => {
     assert.equal((await names(`${tag} kitchn`))[0], `${tag}-kitchen.shop`);
   });
 
+  it("finds a long multi-word label typed with one slip first, above names holding its pieces", async () => {
+    for (const name of ["homeneedscholarship.com", "-home-ship.com", "-need-home.com", "-so-home.com", "usegown.com", "-use-gone.com", "gone-use.com"]) {
+      await addDomain(getDb(), { environment: "sandbox", name: `${tag}${name}`, priceCents: 5_000 });
+    }
+    // Segmentation cuts the slip into real-looking words ("so cho lar ship", "use gon"), so the
+    // query looked explained and the label leg was skipped; the pieces matched other names.
+    for (const [q, name] of [[`${tag} homeneedsocholarship`, "homeneedscholarship.com"], [`${tag} usegon.com`, "usegown.com"]] as const) {
+      const found = await names(q);
+      assert.equal(found[0], `${tag}${name}`, `${q}: ${found.join(", ")}`);
+    }
+  });
+
   it("matches the longer words a query word starts", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-gardening.com`, priceCents: 5_000 });
     assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));
