@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { segmentWord } from "@/server/search/text";
+import { isKnownWord, segmentWord } from "@/server/search/text";
 
 // Random letter tags that keep search fixtures apart across suites and reruns.
 // A purely random run of letters sometimes ends in a real word ("...zwe" -> "we"),
@@ -9,8 +9,14 @@ import { segmentWord } from "@/server/search/text";
 
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
 
+/** Words the suites put after a tag ("${tag}bestpizzashop.com", "${tag}back.com"). */
+const FOLLOWERS = ["bestpizzashop", "lawyer", "kitchen", "pizza", "new", "quoted", "back", "keep", "shop"];
+
+/** No real word at the tag's end (the segmenter cuts "...fwbon" into "...fwb on"), and whole in front of words. */
 const keptWhole = (tag: string) =>
-  segmentWord(tag).length === 1 && ["bestpizzashop", "lawyer", "kitchen", "pizza"].every((word) => segmentWord(`${tag}${word}`)[0] === tag);
+  segmentWord(tag).length === 1 &&
+  [2, 3, 4, 5, 6].every((n) => !isKnownWord(tag.slice(-n))) &&
+  FOLLOWERS.every((word) => segmentWord(`${tag}${word}`)[0] === tag);
 
 /** `prefix` and eight random letters that the search segmenter never splits. */
 export function opaqueTag(prefix: string): string {

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { randomInt } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +16,7 @@ import { createCaller } from "@/server/trpc/routers/_app";
 import { runAdmin } from "../helpers/cli";
 import { createTestPartner, uniqueSuffix } from "../helpers/partner";
 import { isCode } from "../helpers/trpc";
+import { opaqueTag } from "../helpers/tags";
 
 // The inventory screen's procedures and the domain:* CLI against the real
 // database: imports are all or nothing, imported names are found by the next
@@ -24,8 +24,7 @@ import { isCode } from "../helpers/trpc";
 // change leaves an audit row with before, after and the reason.
 
 // Letters only: the search segments digits off, and a tag must stay one word.
-const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
-const newTag = () => `zq${letters(8)}`;
+const newTag = () => opaqueTag("zq");
 let admin: ReturnType<typeof createCaller>;
 let adminId: string;
 
