@@ -17,13 +17,16 @@ import { generateCorpus, loadCorpus } from "./corpus";
 interface DevQuery {
   q: string;
   sets: string[][];
+  stratum?: string;
 }
 
 const size = Number(process.env.DEV_SIZE ?? 50_000);
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `search_dev_v2_${size}`;
+// DEV_DB=search_bench_100000 reads the benchmark's kept database (same corpus) instead.
+const dbName = process.env.DEV_DB ?? `search_dev_v2_${size}`;
 const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
-const queries = JSON.parse(readFileSync(new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
+// DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata).
+const queries = JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
 
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
 const exists = (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
@@ -41,7 +44,9 @@ const truth = new Map(corpus.map((d) => [d.name, new Set(d.tokens.split(" "))]))
 
 const grade = (words: Set<string> | undefined, sets: string[][]) => {
   if (!words) return 0;
-  const covered = sets.filter((set) => set.some((w) => words.has(w))).length;
+  // A set word counts with a plain -s/-es added or taken away, as in the benchmark's rule.
+  const has = (w: string) => words.has(w) || words.has(`${w}s`) || words.has(`${w}es`) || (w.endsWith("s") && words.has(w.slice(0, -1)));
+  const covered = sets.filter((set) => set.some(has)).length;
   return covered === sets.length ? 3 : covered > 0 ? 1 : 0;
 };
 const dcg = (grades: number[]) => grades.slice(0, 5).reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
@@ -52,7 +57,8 @@ let ndcgSum = 0;
 let reachable = 0;
 const times: number[] = [];
 const lines: string[] = [];
-for (const { q, sets } of queries) {
+const strata = new Map<string, { n: number; ok: number; ndcg: number }>();
+for (const { q, sets, stratum = "all" } of queries) {
   const counts = [0, 0, 0, 0];
   for (const words of truth.values()) counts[grade(words, sets)]!++;
   const ideal: number[] = [];
@@ -67,6 +73,11 @@ for (const { q, sets } of queries) {
   if (counts[3]! > 0) reachable++;
   success += ok ? 1 : 0;
   ndcgSum += ndcg;
+  const s = strata.get(stratum) ?? { n: 0, ok: 0, ndcg: 0 };
+  s.n++;
+  s.ok += ok ? 1 : 0;
+  s.ndcg += ndcg;
+  strata.set(stratum, s);
   lines.push(`${ok ? "ok  " : counts[3] ? "MISS" : "n/a "} ${ndcg.toFixed(2)} ${ms.toFixed(0).padStart(4)}ms "${q}" -> ${hits.map((h) => h.name).join(", ")} [${grades.join("")}] (${counts[3]} answer)`);
 }
 // Again, warm: the query words' vectors, neighbours and corrections cached, as for words searched before.
@@ -79,6 +90,7 @@ for (const { q } of queries) {
 const pct = (list: number[], x: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(x * list.length))]!.toFixed(1);
 const p = (x: number) => pct(times, x);
 if (process.env.DEV_VERBOSE) console.log(lines.join("\n"));
+if (strata.size > 1) for (const [name, s] of strata) console.log(`  ${name.padEnd(16)} ${String(s.n).padStart(3)}  success@5 ${(s.ok / s.n).toFixed(2)}  nDCG@5 ${(s.ndcg / s.n).toFixed(3)}`);
 console.log(`${queries.length} dev queries on ${size} names (${reachable} with an answer in the corpus): success@5 ${(success / queries.length).toFixed(3)} (${success}), nDCG@5 ${(ndcgSum / queries.length).toFixed(3)}; latency first time p50 ${p(0.5)} p95 ${p(0.95)} max ${p(1)} ms, again p50 ${pct(warm, 0.5)} p95 ${pct(warm, 0.95)} max ${pct(warm, 1)} ms`);
 await client.end();
 await admin.end();

@@ -1,7 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
-import { correctWord, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
-import { baseForms, relatedWords } from "./wordnet";
+import { correctWord, correctWords, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { antonyms, baseForms, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -55,15 +55,28 @@ export const FRAMING_IMPORTANCE = 0.2;
 /** A common subject word counts this much at least; a rare one (cost 12 and over) 1. */
 const COMMON_IMPORTANCE = 0.6;
 
-/** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity. */
+/**
+ * A word describing a quality ("cheap", "playful", "quiet": see partsOfSpeech)
+ * next to a word naming the subject ("car insurance", "toy store") counts this
+ * much less, in proportion to how much it is used that way: a name holding only
+ * the quality does not answer the query ("cozy.com" for "cozy reading nook"),
+ * one holding only the subject partly does.
+ */
+const QUALITY_DISCOUNT = 0.5;
+
+/** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
   const allFraming = framing.every(Boolean);
+  const quality = words.map((w, i) => (framing[i] ? 0 : partsOfSpeech(w).quality));
+  const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
     const cost = wordCost(w);
-    if (cost === undefined) return 1;
-    return COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
+    // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
+    if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
+    const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
+    return subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity;
   });
 }
 
@@ -180,12 +193,13 @@ export async function analyzeWords(
   const concepts: Concept[] = [];
   const slips = new Map<Concept, string>();
   const seen = new Set<string>();
-  const push = (word: string, corrected: string | null, slip: string | null = null) => {
+  const push = (word: string, corrected: string | null, slip: string | null = null, alternative: string | null = null) => {
     if (seen.has(word)) return;
     seen.add(word);
     const terms = new Map<string, number>();
     add(terms, word, 1);
     if (corrected) add(terms, corrected, CORRECTION_WEIGHT);
+    if (alternative) add(terms, alternative, CORRECTION_WEIGHT);
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
     const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
@@ -193,7 +207,9 @@ export async function analyzeWords(
     if (slip) slips.set(concept, slip);
     concepts.push(concept);
   };
-  for (const word of words.map(normalizeText)) {
+  for (const typed of words.map(normalizeText)) {
+    // A possessive typed without its apostrophe ("childrens", "mens") is the word it belongs to.
+    const word = !mirror.words.has(typed) && !isKnownWord(typed) && /[^s]s$/.test(typed) && isKnownWord(typed.slice(0, -1)) ? typed.slice(0, -1) : typed;
     if (mirror.words.has(word)) {
       push(word, null);
       continue;
@@ -213,16 +229,23 @@ export async function analyzeWords(
     }
     // A one-letter slip is corrected; a run that splits wholly into real words
     // ("defispot") is split rather than stretched two edits to another word (despot).
-    let corrected = correct(mirror, word);
     const split = segmentQueryWord(mirror, word);
     const wholly = split.length > 1 && split.every((p) => p.length >= 2 && (isKnownWord(p) || mirror.words.has(p)));
-    if (corrected && wholly && editDistance(word, corrected, 1) > 1) corrected = null;
+    let [corrected = null, alternative = null] = memo(mirror, `corrections:${word}`, () => correctWords(mirror, word));
+    if (corrected && wholly && editDistance(word, corrected, 1) > 1) [corrected, alternative] = [null, null];
+    if (corrected && !mirror.words.has(corrected)) {
+      // A common word no name holds ("jewlery" -> jewelry, "vegeterian" -> vegetarian) is searched as if
+      // typed right: through its forms and meanings, which names do hold (jewel, vegan).
+      push(corrected, null, null, alternative && mirror.words.has(alternative) ? alternative : null);
+      continue;
+    }
     const pieces = corrected ? [word] : split;
-    for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null);
+    for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null, null, pieces.length === 1 ? alternative : null);
   }
   // The searcher's framing ("somewhere", "need") next to a subject is neither
   // stretched to a slip nor expanded in meaning: it would only bring noise.
-  const importance = conceptImportance(concepts.map((c) => c.word));
+  // A corrected word counts as the word meant ("busness" is as common as business).
+  const importance = conceptImportance(concepts.map((c) => c.corrected ?? c.word));
   concepts.forEach((c, i) => {
     c.importance = importance[i] ?? 1;
     const slip = slips.get(c);
@@ -239,34 +262,36 @@ export async function analyzeWords(
   // expanding gibberish would turn nonsense queries into results.
   const meaningful = concepts.filter(
     (c) =>
-      /^[a-z]{2,}$/.test(c.word) &&
-      (isKnownWord(c.word) || mirror.words.has(c.word) || inWordNet(c.word)) &&
-      carriesMeaning(c.word) &&
+      /^[a-z]{2,}$/.test(meant(c)) &&
+      (isKnownWord(meant(c)) || mirror.words.has(meant(c)) || inWordNet(meant(c))) &&
+      carriesMeaning(meant(c)) &&
       (c.importance ?? 1) > FRAMING_IMPORTANCE,
   );
   // Two or more subject words are also embedded as one phrase ("solar panel installer").
   // Only for a paraphrase: framing words typed, or a subject word no name holds. The words of a
   // name ("nyc lawyer") are wanted as themselves (on the old strata, exact and TLD queries lost 0.01-0.02 nDCG@5 otherwise).
-  const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(c.word));
-  const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => c.word).join(" ") : null;
+  const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(meant(c)));
+  const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => meant(c)).join(" ") : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
-    const vectors = await embedWords([...meaningful.map((c) => c.word), ...(phrase ? [phrase] : [])], embedder).catch((error: unknown) => {
+    const vectors = await embedWords([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : [])], embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
       if (!warned) logError("search: the encoder failed, semantic leg off", error);
       warned = true;
       return new Map<string, Float32Array>();
     });
     for (const concept of meaningful) {
-      const vector = vectors.get(concept.word);
+      const vector = vectors.get(meant(concept));
       if (!vector) continue;
-      const known = mirror.words.has(concept.word);
+      const known = mirror.words.has(meant(concept));
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
-      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${concept.word}`, () =>
-        nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, concept.word, carriesMeaning),
+      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${meant(concept)}`, () =>
+        nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, meant(concept), carriesMeaning),
       );
       const topZ = neighbours[0]?.z ?? 0;
+      // The encoder puts opposites close ("cheap" -> expensive, pricey): they are no meaning of the word.
+      const opposite = antonyms(meant(concept));
       for (const { word, z } of neighbours) {
-        if (concept.terms.has(word)) continue;
+        if (concept.terms.has(word) || opposite.has(word) || opposite.has(word.replace(/s$/, ""))) continue;
         const closeness = Math.max(SEMANTIC_MIN_WEIGHT, SEMANTIC_WEIGHT - SEMANTIC_Z_STEP * (topZ - z));
         // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
         const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
@@ -276,7 +301,7 @@ export async function analyzeWords(
     const phraseVector = phrase ? vectors.get(phrase) : undefined;
     if (phrase && phraseVector) {
       // The words nearest the whole phrase answer its subject as a whole, a little below the words' own meanings.
-      const typed = new Set(concepts.map((c) => c.word));
+      const typed = new Set(concepts.map((c) => meant(c)));
       const near = memo(mirror, `near:${vectorModel(embedder)}:${phrase}`, () =>
         nearestWords(mirror, phraseVector, PHRASE_NEIGHBOURS, SEMANTIC_MIN_Z, phrase, carriesMeaning),
       ).filter((n) => !typed.has(n.word));
@@ -299,6 +324,9 @@ export async function analyzeWords(
   return concepts;
 }
 
+/** The word a concept stands for: the correction of a misspelt word ("resturant" -> restaurant), else the word. */
+const meant = (c: Concept) => c.corrected ?? c.word;
+
 /** A word WordNet holds, as typed or through a base form (6 letters at least: short runs are likelier typos). */
 const inWordNet = (word: string) => word.length >= 6 && /^[a-z]+$/.test(word) && baseForms(word).length > 0;
 
@@ -318,7 +346,7 @@ function inInventory(mirror: Mirror, word: string): string | null {
  * encoder's neighbours. A relative the encoder also found gains a little.
  */
 export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true): void {
-  const word = concept.word;
+  const word = meant(concept);
   for (const { lemma, agent } of baseForms(word)) {
     const listed = lemma === word ? null : inInventory(mirror, lemma);
     if (listed && !concept.terms.has(listed)) add(concept.terms, listed, agent ? AGENT_WEIGHT : INFLECTION_WEIGHT);

@@ -35,6 +35,8 @@ const MAX_PIECE = 24;
 
 interface Lexicon {
   cost: Map<string, number>;
+  /** The sum of the list's counts. */
+  total: number;
 }
 
 let lexicon: Lexicon | undefined;
@@ -56,7 +58,7 @@ function getLexicon(): Lexicon {
   for (const c of counts.values()) total += c;
   const cost = new Map<string, number>();
   for (const [w, c] of counts) cost.set(w, Math.log(total / c));
-  lexicon = { cost };
+  lexicon = { cost, total };
   return lexicon;
 }
 
@@ -68,6 +70,27 @@ export function isKnownWord(word: string): boolean {
 /** Cost of a run of unknown letters: base + per letter (at least 4: a stray letter is no word), so a known word is cut out only when it pays. */
 const UNKNOWN_BASE = 10;
 const UNKNOWN_PER_LETTER = 3;
+
+/** Words of the frequency list used at least this often (per the list's counts): the spellings a typo is corrected to. */
+const CORRECTION_MIN_COUNT = 20;
+let byLength: Map<number, string[]> | undefined;
+
+/** The frequency list's words of one length used often enough to be what a misspelt word meant, commonest first. */
+export function commonWordsOfLength(length: number): readonly string[] {
+  if (!byLength) {
+    const { cost, total } = getLexicon();
+    // cost = log(total / count): a count of CORRECTION_MIN_COUNT or more is a cost at most this.
+    const maxCost = Math.log(total / CORRECTION_MIN_COUNT);
+    byLength = new Map();
+    for (const [w, c] of [...cost].sort((a, b) => a[1] - b[1])) {
+      if (c > maxCost) break;
+      const bucket = byLength.get(w.length) ?? [];
+      bucket.push(w);
+      byLength.set(w.length, bucket);
+    }
+  }
+  return byLength.get(length) ?? [];
+}
 
 /** -log p(word) in the frequency list, or undefined for an unknown word. */
 export function wordCost(word: string): number | undefined {

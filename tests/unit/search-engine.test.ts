@@ -5,7 +5,7 @@ import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
 import { analyzeWords, type Concept } from "@/server/search/analyze";
 import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
 import { unit } from "@/server/search/embedder";
-import { correctWord, editDistance, getVocabularyMirrorForTests, nearestWords, nearestWordsExact, wordsWithPrefix } from "@/server/search/vocabulary";
+import { correctWord, correctWords, editDistance, getVocabularyMirrorForTests, nearestWords, nearestWordsExact, wordsWithPrefix } from "@/server/search/vocabulary";
 
 describe("search text", () => {
   it("normalises case and accents and splits on hyphens and digits", () => {
@@ -40,6 +40,16 @@ describe("spelling correction", () => {
     assert.equal(correctWord(mirror, "kitcen"), "kitchen");
     assert.equal(correctWord(mirror, "pizza"), null, "a known word is left alone");
     assert.equal(correctWord(mirror, "qqqqqq"), null);
+  });
+  it("corrects a long word to a common word no name holds, keeping the first letter and both of a tie", () => {
+    const names = getVocabularyMirrorForTests(["counting", "business", "photograph"]);
+    assert.deepEqual(correctWords(names, "jewlery"), ["jewelry"], "a transposition, to a word of the frequency list");
+    assert.deepEqual(correctWords(names, "acounting"), ["accounting"], "counting drops the first letter: less likely");
+    assert.deepEqual(correctWords(names, "busness"), ["business"], "a word some name holds");
+    assert.deepEqual(correctWords(names, "photograpy").sort(), ["photograph", "photography"], "equally close: both");
+    assert.deepEqual(correctWords(names, "jewlery", { common: false }), [], "the vocabulary only");
+    assert.deepEqual(correctWords(names, "zorvia"), [], "a brandable is no misspelt word");
+    assert.equal(correctWord(names, "acounting"), "counting", "correctWord answers from the names' words only");
   });
 });
 

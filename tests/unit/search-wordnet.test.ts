@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
 import { getVocabularyMirrorForTests } from "@/server/search/vocabulary";
-import { baseForms, hasLemma, relatedWords, wordnetStats } from "@/server/search/wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, wordnetStats } from "@/server/search/wordnet";
 
 // WordNet as a source of query expansion, and the framing words of intent
 // phrases ("somewhere to book a dog groomer").
@@ -25,6 +25,16 @@ describe("wordnet", () => {
     assert.ok(baseForms("shoes").some((b) => b.lemma === "shoe"));
     assert.deepEqual(baseForms("groomer"), [{ lemma: "groom", agent: true }], "groomer is not in WordNet");
     assert.deepEqual(baseForms("zqxkw"), []);
+  });
+
+  it("tells a quality from a subject, and knows opposites", () => {
+    assert.ok(partsOfSpeech("playful").quality > 0.9 && partsOfSpeech("cheap").adjective > 0.9);
+    assert.ok(partsOfSpeech("toy").noun > 0.5 && partsOfSpeech("toy").quality === 0);
+    assert.ok(partsOfSpeech("solar").adjective > 0.9 && partsOfSpeech("solar").quality < 0.1, "a pertainym of sun");
+    assert.ok(partsOfSpeech("shoes").noun > 0.9, "through its base form");
+    assert.equal(partsOfSpeech("zqxkw").noun + partsOfSpeech("zqxkw").adjective, 0);
+    assert.ok(antonyms("cheap").has("expensive") && antonyms("cheap").has("pricey"));
+    assert.ok(!antonyms("cheap").has("cheap") && antonyms("dog").size === 0);
   });
 
   it("gives synonyms, derived forms, hypernyms and the common hyponyms of a category", () => {
@@ -93,6 +103,33 @@ describe("intent phrases", () => {
     // Alone, or only with each other, framing words are the subject: an app studio, a book shop.
     assert.deepEqual(conceptImportance(["book", "shop"]).map((i) => i > FRAMING_IMPORTANCE), [true, true]);
     assert.ok((conceptImportance(["app"])[0] ?? 0) > FRAMING_IMPORTANCE);
+  });
+
+  it("weighs a quality below the subject it describes, but not a word that names a subject", () => {
+    const [playful, toy] = conceptImportance(["playful", "toy"]);
+    assert.ok((playful ?? 0) < (toy ?? 0) * 0.75, `${playful} ${toy}`);
+    const [cheap, car, insurance] = conceptImportance(["cheap", "car", "insurance"]);
+    assert.ok((cheap ?? 0) < (car ?? 0) && (cheap ?? 0) < (insurance ?? 0));
+    // "solar" and "dental" relate to a noun (sun, tooth): they name the subject.
+    const [solar, energy] = conceptImportance(["solar", "energy"]);
+    assert.ok((solar ?? 0) >= (energy ?? 0) * 0.9, `${solar} ${energy}`);
+    // Qualities alone are the subject.
+    assert.deepEqual(conceptImportance(["cheap", "quiet"]), conceptImportance(["cheap"]).concat(conceptImportance(["quiet"])));
+    // The commonest words frame: "people who like chess".
+    assert.equal(conceptImportance(["like", "chess"])[0], FRAMING_IMPORTANCE);
+  });
+
+  it("reads a possessive without its apostrophe, and a misspelt common word as the word meant", async () => {
+    const mirror = getVocabularyMirrorForTests(["child", "children", "jewel", "clothing", "restaurant"]);
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const concepts = await analyzeWords(mirror, ["childrens", "clothign", "jewlery", "resturant"], noMeaning);
+    assert.deepEqual(concepts.map((c) => c.word), ["children", "clothign", "jewelry", "resturant"]);
+    assert.equal(concepts[1]?.corrected, "clothing");
+    // jewelry: no name holds it, so it is searched through what WordNet relates to it that names hold.
+    assert.ok(concepts[2]?.terms.has("jewel"), [...(concepts[2]?.terms.keys() ?? [])].join(" "));
+    // A corrected word weighs as the word meant, and its meanings are looked up.
+    const restaurant = conceptImportance(["restaurant"])[0];
+    assert.equal(concepts[3]?.importance, restaurant);
   });
 
   it("gives framing words no slips or meanings, and requires only the subject", async () => {

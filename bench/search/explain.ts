@@ -1,0 +1,31 @@
+// What the engine made of a query, for development: its concepts (terms, weights,
+// importance) and the top candidates with their scores and truth words.
+//   BENCH_SIZE=100000 npx tsx bench/search/explain.ts "dog groomer" "house cleaning"
+// Reads the kept scratch database search_bench_<size> (run.ts with BENCH_KEEP=1).
+import postgres from "postgres";
+import { createPool } from "@/db/client";
+import { extractBudget } from "@/server/search/budget";
+import { runSearch } from "@/server/search/engine";
+import { parseSearchQuery } from "@/server/services/discovery";
+import { generateCorpus } from "./corpus";
+
+const size = Number(process.env.BENCH_SIZE ?? 100_000);
+const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbUrl = adminUrl.replace(/\/[^/]*$/, `/search_bench_${size}`);
+const { db, sql: client } = createPool(dbUrl, 5);
+const truth = new Map(generateCorpus(size).map((d) => [d.name, d.tokens]));
+const limit = Number(process.env.EXPLAIN_LIMIT ?? 12);
+
+for (const text of process.argv.slice(2)) {
+  const budget = extractBudget(text);
+  const parsed = parseSearchQuery(budget.text);
+  const { hits, concepts } = await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: "sandbox", limit });
+  console.log(`\n"${text}"`);
+  for (const c of concepts) {
+    const terms = [...c.terms].map(([t, w]) => `${t}${c.semantic.has(t) ? "~" : ""}:${w.toFixed(2)}`).join(" ");
+    console.log(`  ${c.word} imp ${(c.importance ?? 1).toFixed(2)}${c.corrected ? ` corrected ${c.corrected}` : ""}: ${terms}${c.prefixed.length ? ` | prefixed ${c.prefixed.join(" ")}` : ""}${c.phrase?.size ? ` | phrase ${[...c.phrase.keys()].join(" ")}` : ""}`);
+  }
+  for (const h of hits) console.log(`  ${h.score.toFixed(3)} ${h.name.padEnd(32)} [${truth.get(h.name) ?? "?"}]`);
+}
+await client.end();
+void postgres;
