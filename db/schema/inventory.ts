@@ -40,6 +40,8 @@ export const domains = pgTable(
   },
   (t) => [
     uniqueIndex().on(t.environment, t.name),
+    // Search's label leg: the labels one edit from a short label typed, looked up as they are.
+    index().on(t.environment, t.label),
     index("domains_name_trgm").using("gin", sql`${t.name} gin_trgm_ops`),
     index("domains_tokens_fts").using("gin", sql`to_tsvector('simple', ${t.tokens})`),
     index().on(t.environment, t.status, t.vertical),

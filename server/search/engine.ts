@@ -297,7 +297,8 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
       return meaningLeg(environment, q.compact, concepts, inInventory);
     case "label":
       // Trigram matches of the whole query run together: typos, partial and brand names.
-      if (q.compact.length < 3 || (explained && !maybeSlip)) return null;
+      // A full name typed that is not listed ("austin-lao.com") may be a slip too, whatever its words.
+      if (q.compact.length < 3 || (explained && !maybeSlip && !q.exactName)) return null;
       {
         // Words typed apart are matched hyphenated too: a hyphen splits pg_trgm's words, so a
         // hyphenated label is far from the run ("illogiaclitybrush" ~ illogicality-brush 0.48,
@@ -307,11 +308,23 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
         const similar = hyphened
           ? sql`greatest(similarity(${q.compact}::text, d.label), similarity(${hyphened}::text, d.label))`
           : sql`similarity(${q.compact}::text, d.label)`;
-        return sql`${candidate(q.compact)}
+        const unlisted = explained && q.exactName ? notListed(environment, q.exactName) : sql``;
+        const runTrigram = !explained || maybeSlip;
+        const trigram = sql`(${candidate(q.compact)}
           from domains d
-          where ${trigramThresholds} and ${base(environment)} and ${match} ${explained && q.exactName ? notListed(environment, q.exactName) : sql``}
+          where ${trigramThresholds} and ${base(environment)} and ${match} ${unlisted}
           order by ${similar} desc, d.search_prior desc, d.name
-          limit ${LEG_LIMIT}`;
+          limit ${LEG_LIMIT})`;
+        // A short label loses most of its trigrams to one slip ("themeidc" ~ themedic 0.38, "rivenow" ~
+        // ridenow): the labels one edit away are looked up as they are, first (an index probe per variant).
+        const typed = q.phrase ?? q.compact;
+        if (typed.length < TYPO_MIN_LENGTH || typed.length > ONE_EDIT_MAX_LENGTH) return runTrigram ? trigram : null;
+        const variants = [...new Set([...oneEditVariants(typed), ...(hyphened ? oneEditVariants(hyphened) : [])])];
+        return sql`(${candidate(q.compact)}
+          from domains d
+          where ${base(environment)} and d.label = any(string_to_array(${variants.join(",")}::text, ',')) ${unlisted}
+          order by d.search_prior desc, d.name
+          limit ${LEG_LIMIT})${runTrigram ? sql` union all ${trigram}` : sql``}`;
       }
     case "typo": {
       // A word the inventory holds is the keyword leg's: only a word nobody lists is a typo here.
@@ -325,6 +338,27 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
         limit ${LEG_LIMIT}`;
     }
   }
+}
+
+/** Labels up to this long are looked up one edit away (a variant list of about 28 per letter). */
+const ONE_EDIT_MAX_LENGTH = 14;
+const LABEL_LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** Every string one edit (deletion, transposition, substitution, insertion of a letter or hyphen) from `s`. */
+export function oneEditVariants(s: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= s.length; i++) {
+    const [head, tail] = [s.slice(0, i), s.slice(i)];
+    if (tail) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of LABEL_LETTERS) {
+      if (tail && letter !== tail[0]) out.add(head + letter + tail.slice(1));
+      out.add(head + letter + tail);
+    }
+    if (i > 0 && i < s.length) out.add(`${head}-${tail}`);
+  }
+  out.delete(s);
+  return [...out].filter((v) => v.length > 0 && !v.startsWith("-") && !v.endsWith("-"));
 }
 
 /** Reciprocal rank fusion: sum over legs of 1 / (k + rank). */
@@ -421,7 +455,8 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   // A name or label listed exactly as typed means the query holds no slip: its one-edit neighbours get no lift
   // (on the development set exact nDCG@5 fell 0.987 -> 0.983 and TLD 0.969 -> 0.962 with the lift everywhere).
   const typed = q.phrase ?? q.compact;
-  const slip = context.maybeSlip && ![...fused.values()].some(({ candidate: c }) => c.name === q.exactName || c.label.replace(/-/g, "") === typed);
+  // A full name of two or more words typed but not listed ("austin-lao.com") is as likely a slip as a short query.
+  const slip = (context.maybeSlip || (q.exactName !== null && q.words.length >= 2)) && ![...fused.values()].some(({ candidate: c }) => c.name === q.exactName || c.label.replace(/-/g, "") === typed);
   const ranked = [...fused.values()]
     .map(({ candidate, rrf }) => ({ ...candidate, score: scoreCandidate(candidate, q, concepts, maxRrf ? rrf / maxRrf : 0, slip) }))
     .filter((c) => c.score >= SCORE_FLOOR)

@@ -85,6 +85,14 @@ describe("hybrid search", () => {
     }
   });
 
+  it("finds the listed name one edit from a full name typed, even when its words are listed", async () => {
+    for (const name of ["-law.com", "-lao-tea.com"]) await addDomain(getDb(), { environment: "sandbox", name: `${tag}${name}`, priceCents: 5_000 });
+    // Every word of "<tag>-lao.com" is listed, so the query looked explained and the label leg did not run.
+    const found = await names(`${tag}-lao.com`);
+    assert.equal(found[0], `${tag}-law.com`, found.join(", "));
+    assert.ok(found.includes(`${tag}-lao-tea.com`), "the names holding the words typed follow");
+  });
+
   it("matches the longer words a query word starts", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-gardening.com`, priceCents: 5_000 });
     assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { extractBudget, priceFit } from "@/server/search/budget";
-import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
+import { fuse, oneEditVariants, scoreCandidate, type Candidate } from "@/server/search/engine";
 import { analyzeWords, type Concept } from "@/server/search/analyze";
 import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
 import { unit } from "@/server/search/embedder";
@@ -50,6 +50,17 @@ describe("spelling correction", () => {
     assert.deepEqual(correctWords(names, "jewlery", { common: false }), [], "the vocabulary only");
     assert.deepEqual(correctWords(names, "zorvia"), [], "a brandable is no misspelt word");
     assert.equal(correctWord(names, "acounting"), "counting", "correctWord answers from the names' words only");
+  });
+});
+
+describe("labels one edit away", () => {
+  it("lists every deletion, transposition, substitution and insertion, and no other string", () => {
+    const variants = oneEditVariants("rivenow");
+    for (const meant of ["ridenow", "rivernow", "rivenw", "rivneow", "rive-now", "arivenow"]) assert.ok(variants.includes(meant), meant);
+    assert.ok(!variants.includes("rivenow") && !variants.includes("-rivenow") && !variants.includes("rivenow-"));
+    assert.ok(variants.every((v) => editDistance(v, "rivenow", 1) === 1));
+    assert.equal(new Set(variants).size, variants.length);
+    assert.ok(oneEditVariants("austin-lao").includes("austin-law"));
   });
 });
 
