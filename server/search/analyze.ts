@@ -68,19 +68,31 @@ const COMMON_IMPORTANCE = 0.6;
  */
 const QUALITY_DISCOUNT = 0.5;
 
+/**
+ * The head of a noun compound names the kind of business ("parlor", "broker",
+ * "practice", "clinic"), the noun before it what the business is about: a name
+ * could drop the head without losing the meaning, not the other ("tattoo.com"
+ * answers "tattoo parlor", "parlor.com" hardly), so the head counts this much.
+ */
+const HEAD_DISCOUNT = 0.8;
+
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
   const allFraming = framing.every(Boolean);
   const quality = words.map((w, i) => (framing[i] ? 0 : partsOfSpeech(w).quality));
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
+  // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
+  const nouns = words.map((w, i) => (!framing[i] && partsOfSpeech(w).noun >= 0.5 ? i : -1)).filter((i) => i >= 0);
+  const lastNoun = nouns[nouns.length - 1] ?? -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
     const cost = wordCost(w);
     // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
     const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
-    return subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity;
+    const head = i === lastNoun && nouns.length >= 2 ? HEAD_DISCOUNT : 1;
+    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * head;
   });
 }
 

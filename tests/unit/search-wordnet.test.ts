@@ -115,6 +115,10 @@ describe("intent phrases", () => {
     assert.ok((solar ?? 0) >= (energy ?? 0) * 0.9, `${solar} ${energy}`);
     // Qualities alone are the subject.
     assert.deepEqual(conceptImportance(["cheap", "quiet"]), conceptImportance(["cheap"]).concat(conceptImportance(["quiet"])));
+    // The head of a noun compound names the kind of business; the noun before it what it is about.
+    const [tattoo, parlor] = conceptImportance(["tattoo", "parlor"]);
+    assert.ok((tattoo ?? 0) > (parlor ?? 0), `${tattoo} ${parlor}`);
+    assert.ok((conceptImportance(["parlor"])[0] ?? 0) > (parlor ?? 0), "alone it is the subject");
     // The commonest words frame: "people who like chess".
     assert.equal(conceptImportance(["like", "chess"])[0], FRAMING_IMPORTANCE);
   });
@@ -128,7 +132,7 @@ describe("intent phrases", () => {
     // jewelry: no name holds it, so it is searched through what WordNet relates to it that names hold.
     assert.ok(concepts[2]?.terms.has("jewel"), [...(concepts[2]?.terms.keys() ?? [])].join(" "));
     // A corrected word weighs as the word meant, and its meanings are looked up.
-    const restaurant = conceptImportance(["restaurant"])[0];
+    const restaurant = conceptImportance(["children", "clothing", "jewelry", "restaurant"])[3];
     assert.equal(concepts[3]?.importance, restaurant);
   });
 
