@@ -73,10 +73,14 @@ const UNKNOWN_PER_LETTER = 3;
 
 /** Words of the frequency list used at least this often (per the list's counts): the spellings a typo is corrected to. */
 const CORRECTION_MIN_COUNT = 20;
-let byLength: Map<number, string[]> | undefined;
+let byLength: Map<string, string[]> | undefined;
 
-/** The frequency list's words of one length used often enough to be what a misspelt word meant, commonest first. */
-export function commonWordsOfLength(length: number): readonly string[] {
+/**
+ * The frequency list's words of one length and first letter used often enough to
+ * be what a misspelt word meant, commonest first (people rarely miss a word's
+ * first letter, and the bucket is a twentieth of the length's words).
+ */
+export function commonWordsOfLength(length: number, first: string): readonly string[] {
   if (!byLength) {
     const { cost, total } = getLexicon();
     // cost = log(total / count): a count of CORRECTION_MIN_COUNT or more is a cost at most this.
@@ -84,12 +88,13 @@ export function commonWordsOfLength(length: number): readonly string[] {
     byLength = new Map();
     for (const [w, c] of [...cost].sort((a, b) => a[1] - b[1])) {
       if (c > maxCost) break;
-      const bucket = byLength.get(w.length) ?? [];
+      const key = `${w.length}${w[0]}`;
+      const bucket = byLength.get(key) ?? [];
       bucket.push(w);
-      byLength.set(w.length, bucket);
+      byLength.set(key, bucket);
     }
   }
-  return byLength.get(length) ?? [];
+  return byLength.get(`${length}${first}`) ?? [];
 }
 
 /** -log p(word) in the frequency list, or undefined for an unknown word. */

@@ -126,32 +126,70 @@ export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()):
   return mirror;
 }
 
-/** Damerau-Levenshtein distance capped at `max` (returns max + 1 beyond it). */
+/** Rows of the distance table, reused between calls (the correction scan makes tens of thousands). */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+let rowC = new Int32Array(64);
+
+/** Damerau-Levenshtein (optimal string alignment) distance capped at `max` (returns max + 1 beyond it). */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i]);
-  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  const n = b.length;
+  if (rowA.length <= n) [rowA, rowB, rowC] = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  // two rows up, one row up, this row
+  let [twoUp, up, row] = [rowA, rowB, rowC];
+  for (let j = 0; j <= n; j++) up[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = rows[i] as number[];
-    let rowMin = Infinity;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min((rows[i - 1] as number[])[j]! + 1, row[j - 1]! + 1, (rows[i - 1] as number[])[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (rows[i - 2] as number[])[j - 2]! + 1);
+    row[0] = i;
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let v = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) v = Math.min(v, twoUp[j - 2]! + 1);
       row[j] = v;
-      rowMin = Math.min(rowMin, v);
+      if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
+    [twoUp, up, row] = [up, row, twoUp];
   }
-  return (rows[a.length] as number[])[b.length]!;
+  return up[n]!;
+}
+
+/** Letter counts of a word (a-z), for the cheap bound before the distance table. */
+function letterCounts(word: string, into: Int32Array): Int32Array {
+  into.fill(0);
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i) - 97;
+    if (c >= 0 && c < 26) into[c]!++;
+  }
+  return into;
+}
+const typedCounts = new Int32Array(26);
+const candidateCounts = new Int32Array(26);
+
+/**
+ * True when `candidate` cannot be within `max` edits of the word whose letter
+ * counts are `counts`: each edit changes the counts by at most 2 in total
+ * (a substitution), so a total difference above 2 * max rules it out.
+ */
+function tooFar(counts: Int32Array, candidate: string, max: number): boolean {
+  let diff = 0;
+  const seen = candidateCounts.fill(0);
+  for (let i = 0; i < candidate.length; i++) {
+    const c = candidate.charCodeAt(i) - 97;
+    if (c >= 0 && c < 26) seen[c]!++;
+  }
+  for (let c = 0; c < 26; c++) diff += Math.abs(seen[c]! - counts[c]!);
+  return diff > 2 * max;
 }
 
 /**
  * What a misspelt word most likely meant: the closest word of the vocabulary or
  * of the frequency list (used often enough: see commonWordsOfLength), within distance 1 from 4 letters and 2 from 8. A changed
  * first letter counts half an edit more (people rarely miss the first letter:
- * "acounting" is accounting, not counting); ties go to a word some name holds,
+ * "acounting" is accounting, not counting; the common words looked at are those
+ * with the typed first letter); ties go to a word some name holds,
  * then to the commoner. Up to two answers when the best two are equally close
  * ("photograpy": photograph, photography), best first; none for a known word.
  */
@@ -159,7 +197,9 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
   const found: { word: string; distance: number; listed: boolean; cost: number }[] = [];
+  const counts = letterCounts(word, typedCounts).slice();
   const consider = (candidate: string, listed: boolean) => {
+    if (tooFar(counts, candidate, max)) return;
     const d = editDistance(word, candidate, max);
     if (d > max) return;
     found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), listed, cost: wordCost(candidate) ?? 99 });
@@ -167,7 +207,7 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
     if (!common || word.length < CORRECT_TO_COMMON_MIN) continue;
-    for (const candidate of commonWordsOfLength(len)) {
+    for (const candidate of commonWordsOfLength(len, word[0] as string)) {
       if (!mirror.words.has(candidate)) consider(candidate, false);
     }
   }
