@@ -10,12 +10,14 @@ import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import { ipAllowed } from "./cidr";
 import { diagnoseSignature } from "./signature-debug";
+import { cachedCredential } from "@/server/auth/credential-cache";
 import type { SignatureDebug } from "@/server/services/request-log";
 
 // The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
 // missing key id -> other headers -> unknown/revoked key -> timestamp ->
-// signature -> nonce -> scope -> rate limit. Two database round trips: the
-// credential lookup and one call that records the nonce and takes a token.
+// signature -> nonce -> scope -> rate limit. One database round trip when the
+// credential is cached (credential-cache.ts): the call that records the nonce and
+// takes a token; two when the credential has to be read.
 
 export const TIMESTAMP_SKEW_SECONDS = 300;
 export const NONCE_TTL_MS = 600_000;
@@ -105,7 +107,7 @@ export async function authenticatePartner(
   const url = new URL(request.url);
   const bodySha256 = sha256Hex(rawBody);
   const canonical = canonicalString({ method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 });
-  const secret = openSecret(credential.secretSealed, credential.keyId);
+  const secret = credential.secret;
   // Compare in constant time; a malformed header is compared too, so its timing says nothing.
   const matches = (key: string) => safeEqual(signCanonical(key, canonical), signature) && SIGNATURE.test(signature);
   const previous = previousSecret(credential);
@@ -170,9 +172,12 @@ export async function authenticatePartner(
 }
 
 
-// The two queries below run on every signed request, so they go straight to the
-// postgres.js client (prepared once per connection by query text) instead of
-// building SQL through Drizzle each time.
+// The two queries below run on signed requests (the credential only when the cache
+// cannot answer), so they go straight to the postgres.js client (prepared once per
+// connection by query text) instead of building SQL through Drizzle each time.
+
+/** A credential row as the gate keeps it: secrets opened once, when the row is read. */
+type GateCredential = CredentialRow & { secret: string; previous?: { secret: string; expiresAtMs: number } };
 
 interface CredentialRow {
   id: string;
@@ -190,7 +195,15 @@ interface CredentialRow {
   suspendedAt: string | null;
 }
 
-async function findCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
+/** The credential row with its secrets opened, from the cache when it is fresh (credential-cache.ts). */
+function findCredential(db: Database, keyId: string): Promise<GateCredential | undefined> {
+  return cachedCredential(keyId, async () => {
+    const row = await selectCredential(db, keyId);
+    return row && { ...row, secret: openSecret(row.secretSealed, row.keyId), previous: openPrevious(row) };
+  });
+}
+
+async function selectCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
   const rows = await db.$client<CredentialRow[]>`
     select c.id, c.key_id as "keyId", c.partner_id as "partnerId", c.environment,
            c.secret_sealed as "secretSealed", c.previous_secret_sealed as "previousSecretSealed",
@@ -203,17 +216,20 @@ async function findCredential(db: Database, keyId: string): Promise<CredentialRo
   return rows[0];
 }
 
-/** The secret replaced by the last roll, while its grace lasts. */
-function previousSecret(credential: CredentialRow): string | undefined {
-  if (!credential.previousSecretSealed || !credential.previousSecretExpiresAt) return undefined;
-  if (Date.parse(credential.previousSecretExpiresAt) <= clock.nowMs()) return undefined;
-  return openSecret(credential.previousSecretSealed, credential.keyId);
+function openPrevious(row: CredentialRow): { secret: string; expiresAtMs: number } | undefined {
+  if (!row.previousSecretSealed) return undefined;
+  const expiresAtMs = row.previousSecretExpiresAt ? Date.parse(row.previousSecretExpiresAt) : 0;
+  return { secret: openSecret(row.previousSecretSealed, row.keyId), expiresAtMs };
+}
+
+/** The secret replaced by the last roll, while its grace lasts (the clock moves; the cached row does not). */
+function previousSecret(credential: GateCredential): string | undefined {
+  return credential.previous && credential.previous.expiresAtMs > clock.nowMs() ? credential.previous.secret : undefined;
 }
 
 /** The rolled-out secret after its grace: only the sandbox debugger looks at it. */
-function expiredSecret(credential: CredentialRow): string | undefined {
-  if (!credential.previousSecretSealed || previousSecret(credential)) return undefined;
-  return openSecret(credential.previousSecretSealed, credential.keyId);
+function expiredSecret(credential: GateCredential): string | undefined {
+  return credential.previous && !previousSecret(credential) ? credential.previous.secret : undefined;
 }
 
 interface GateResult {

@@ -1,3 +1,4 @@
+import { forgettingCredentials } from "@/server/auth/credential-cache";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { partners, paymentModel } from "@/db/schema";
@@ -43,7 +44,7 @@ async function lockPartner(tx: Db, partnerId: string) {
 /** Changes any of the terms given; an unchanged value is not a change. Returns the terms after. */
 export async function setPartnerTerms(db: Db, input: { partnerId: string; reason: string } & Partial<PartnerTerms>, actor: Actor) {
   for (const key of ["saleCommissionBps", "referralCommissionBps", "brokerageShareBps"] as const) checkBps(key, input[key]);
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     const before = Object.fromEntries(termKeys.map((k) => [k, row[k]])) as unknown as PartnerTerms;
     const after = { ...before, ...Object.fromEntries(termKeys.flatMap((k) => (input[k] === undefined ? [] : [[k, input[k]]]))) } as PartnerTerms;
@@ -64,7 +65,7 @@ export async function setPartnerTerms(db: Db, input: { partnerId: string; reason
       now,
     );
     return { partnerId: row.id, terms: after };
-  });
+  }));
 }
 
 function pick(terms: PartnerTerms, keys: readonly (keyof PartnerTerms)[]) {
@@ -79,7 +80,7 @@ function pick(terms: PartnerTerms, keys: readonly (keyof PartnerTerms)[]) {
  * frozen by this switch.
  */
 export async function suspendPartner(db: Db, input: { partnerId: string; reason: string }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     if (row.suspendedAt) throw new AppError("conflict", `partner ${row.id} is already suspended (since ${row.suspendedAt.toISOString()})`);
     const now = clock.now();
@@ -97,12 +98,12 @@ export async function suspendPartner(db: Db, input: { partnerId: string; reason:
       now,
     );
     return { partnerId: row.id, suspendedAt: now, suspendedReason: input.reason };
-  });
+  }));
 }
 
 /** Lifts a suspension; the keys that were valid before verify again at once. */
 export async function reinstatePartner(db: Db, input: { partnerId: string; reason: string }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     if (!row.suspendedAt) throw new AppError("conflict", `partner ${row.id} is not suspended`);
     const now = clock.now();
@@ -120,5 +121,5 @@ export async function reinstatePartner(db: Db, input: { partnerId: string; reaso
       now,
     );
     return { partnerId: row.id, suspendedAt: null };
-  });
+  }));
 }
