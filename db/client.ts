@@ -33,6 +33,8 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** A transaction left idle this long (a stuck request holding locks) is ended by the server. */
   idleInTransactionTimeoutMs?: number;
+  /** Called with each statement's text as it is sent (bench/round-trips.ts counts them). */
+  onQuery?: (text: string) => void;
 }
 
 /** Defaults for request work; settlement runs raise theirs per transaction (SET LOCAL). */
@@ -46,6 +48,7 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
+    ...(options.onQuery ? { debug: (_connection: number, text: string) => options.onQuery!(text) } : {}),
     connection: {
       application_name: "partner-marketplace",
       // Sent with the startup message: no extra round trip, on every connection.
