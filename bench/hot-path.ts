@@ -144,6 +144,9 @@ const routes: Route[] = [
   { title: "GET /orders?limit=25 (signed)", path: "/api/partner/v1/orders?limit=25", next: signedGet(ordersPool, "/api/partner/v1/orders?limit=25") },
 ];
 
+const only = process.env.BENCH_ONLY;
+const measured = routes.filter((route, i) => i < 2 || !only || route.title.includes(only));
+
 interface Figures {
   rps: number;
   p50: number;
@@ -247,12 +250,12 @@ await measure(routes[1]!, 3); // warm-up: JIT and the route bundles
 const table: string[] = ["| run | route | req/s | p50 ms | p99 ms | non-2xx | errors | / static | / bare |", "|---|---|---|---|---|---|---|---|---|"];
 for (let run = 1; run <= runs; run++) {
   const figures: Figures[] = [];
-  for (const route of routes) {
+  for (const route of measured) {
     await resetBuckets();
     figures.push(await measure(route));
   }
   const [bareFigures, staticFigures] = figures as [Figures, Figures];
-  routes.forEach((route, i) => {
+  measured.forEach((route, i) => {
     const f = figures[i]!;
     const row = `| ${run} | ${route.title} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} | ${(f.rps / staticFigures.rps).toFixed(2)} | ${(f.rps / bareFigures.rps).toFixed(2)} |`;
     table.push(row);

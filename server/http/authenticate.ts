@@ -132,13 +132,18 @@ export async function authenticatePartner(
 
   const allowed = options.scopes.some((scope) => credential.scopes.includes(scope));
   const limit = rateClasses[options.rateClass];
+  const nowMs = clock.nowMs();
+  const touched = credential.touched;
+  const touch = !touched || touched.ip !== ip || nowMs - touched.atMs >= LAST_USED_EVERY_MS || nowMs < touched.atMs;
   const gate = await recordRequest(db, {
     credentialId: credential.id,
     nonce,
     bucket: allowed ? `${credential.id}:${options.rateClass}` : null,
     limit,
     ip,
+    touch,
   });
+  if (touch && !gate.replay) credential.touched = { atMs: nowMs, ip };
   if (gate.replay) {
     if (sandbox) {
       trace.debug = {
@@ -177,7 +182,15 @@ export async function authenticatePartner(
 // connection by query text) instead of building SQL through Drizzle each time.
 
 /** A credential row as the gate keeps it: secrets opened once, when the row is read. */
-type GateCredential = CredentialRow & { secret: string; previous?: { secret: string; expiresAtMs: number } };
+type GateCredential = CredentialRow & {
+  secret: string;
+  previous?: { secret: string; expiresAtMs: number };
+  /** When this process last had partner_request_gate record last_used_at/ip, and the address. */
+  touched?: { atMs: number; ip: string };
+};
+
+/** partner_request_gate writes last_used_at at most this often per key (its own guard says the same). */
+const LAST_USED_EVERY_MS = 60_000;
 
 interface CredentialRow {
   id: string;
@@ -240,17 +253,17 @@ interface GateResult {
   retryAfterMs: number;
 }
 
-/** One round trip to partner_request_gate (db/migrations/0001_request_gate.sql). */
+/** One round trip to partner_request_gate (db/migrations/0018_rate_limit_one_upsert.sql). */
 async function recordRequest(
   db: Database,
-  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string },
+  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string; touch: boolean },
 ): Promise<GateResult> {
   // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
   const [row] = await db.$client<GateResult[]>`
     select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
     from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},
-                              ${input.bucket}, ${input.limit}, 60000, ${input.ip})`;
+                              ${input.bucket}, ${input.limit}, 60000, ${input.ip}, ${input.touch})`;
   if (!row) throw new Error("partner_request_gate returned no row");
   return row;
 }
