@@ -3,7 +3,7 @@ import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { openSecret, safeEqual } from "@/server/crypto";
 import { AppError } from "@/server/errors";
-import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
+import { canonicalString, EMPTY_BODY_SHA256, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
 import { BODY_LIMITS, readBodyLimited } from "./body";
 import { rateClasses, type RateClass, type Scope } from "./contract";
 import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
@@ -105,7 +105,7 @@ export async function authenticatePartner(
 
   if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
   const url = new URL(request.url);
-  const bodySha256 = sha256Hex(rawBody);
+  const bodySha256 = rawBody.byteLength === 0 ? EMPTY_BODY_SHA256 : sha256Hex(rawBody);
   const canonical = canonicalString({ method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 });
   const secret = credential.secret;
   // Compare in constant time; a malformed header is compared too, so its timing says nothing.
