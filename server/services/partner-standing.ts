@@ -73,9 +73,10 @@ function pick(terms: PartnerTerms, keys: readonly (keyof PartnerTerms)[]) {
 }
 
 /**
- * Suspends a partner: from the next request every key of every environment
- * gets 403 partner_suspended (the signing gate reads suspended_at in the lookup
- * it already makes), and its hosted checkout links stop taking payments. Orders
+ * Suspends a partner: every key of every environment gets 403 partner_suspended
+ * (the signing gate reads suspended_at with the credential: at once in this
+ * process, within one second in every other, see credential-cache.ts), and its
+ * hosted checkout links stop taking payments. Orders
  * in flight, settlements and webhook deliveries go on: money already owed is not
  * frozen by this switch.
  */

@@ -133,7 +133,7 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
   return { credentialId: id, keyId, secret, environment: input.environment, scopes };
 }
 
-/** Revocation takes effect on the next request: every request reads the row. It also ends a roll's grace. */
+/** Revocation takes effect on this process's next request and within one second on every other (credential-cache.ts). It also ends a roll's grace. */
 export async function revokeCredential(
   db: Db,
   input: { keyId: string; partnerId?: string; environment?: Environment; reason?: string },
