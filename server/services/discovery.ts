@@ -230,12 +230,24 @@ async function findListing(db: Db, input: ListingLookup): Promise<ListingView | 
     from domains d
     where d.environment = ${input.environment} and d.name = ${name} and d.status <> 'removed'`);
   if (!row) return undefined;
-  const { held, status, ...rest } = row;
+  const { held, status, priceCents, floorPriceCents, ...rest } = row;
   const visible: VisibleStatus = status === "sold" ? "sold" : status === "reserved" || held ? "reserved" : "listed";
-  return { ...rest, status: visible, available: visible === "listed" };
+  return {
+    ...rest,
+    // bigint columns arrive as text from raw SQL; the schema reads them as numbers (money(), mode "number").
+    priceCents: Number(priceCents),
+    floorPriceCents: floorPriceCents === null ? null : Number(floorPriceCents),
+    status: visible,
+    available: visible === "listed",
+  };
 }
 
-type ListingRow = Omit<ListingView, "status" | "available"> & { status: Listing["status"]; held: boolean } & Record<string, unknown>;
+type ListingRow = Omit<ListingView, "status" | "available" | "priceCents" | "floorPriceCents"> & {
+  status: Listing["status"];
+  held: boolean;
+  priceCents: string;
+  floorPriceCents: string | null;
+} & Record<string, unknown>;
 
 export async function getDomainDetails(db: Db, input: ListingLookup): Promise<ListingView> {
   const listing = await findListing(db, input);
