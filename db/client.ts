@@ -16,6 +16,8 @@ export type Db = Database | Transaction;
 interface Pool {
   db: Database;
   sql: postgres.Sql;
+  /** The LISTEN connection beside the pool (server/http/credential-cache.ts), ended with it. */
+  listener?: postgres.Sql;
 }
 
 // One pool per process; kept on globalThis so Next's dev reloads don't leak pools.
@@ -31,6 +33,8 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** A transaction left idle this long (a stuck request holding locks) is ended by the server. */
   idleInTransactionTimeoutMs?: number;
+  /** Called with each statement's text as it is sent (bench/round-trips.ts counts them). */
+  onQuery?: (text: string) => void;
 }
 
 /** Defaults for request work; settlement runs raise theirs per transaction (SET LOCAL). */
@@ -44,6 +48,7 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
+    ...(options.onQuery ? { debug: (_connection: number, text: string) => options.onQuery!(text) } : {}),
     connection: {
       application_name: "partner-marketplace",
       // Sent with the startup message: no extra round trip, on every connection.
@@ -66,8 +71,45 @@ export function getDb(): Database {
   return getPool().db;
 }
 
+// Work tied to the pool (the credential cache's heartbeat) stops before it ends,
+// so nothing reopens a pool behind closeDb.
+const closeHooks = ((globalThis as unknown as { __pdmCloseHooks?: Set<() => void> }).__pdmCloseHooks ??= new Set());
+
+export function onCloseDb(hook: () => void): void {
+  closeHooks.add(hook);
+}
+
 export async function closeDb(): Promise<void> {
+  for (const hook of closeHooks) hook();
   const pool = holder.__pdmPool;
   holder.__pdmPool = undefined;
-  await pool?.sql.end({ timeout: 5 });
+  await Promise.all([pool?.sql.end({ timeout: 5 }), pool?.listener?.end({ timeout: 1 })]);
+}
+
+export interface ListenerHooks {
+  onnotify: (channel: string, payload: string) => void;
+  /** The connection dropped: whatever was announced meanwhile is lost until LISTEN runs again. */
+  onclose: () => void;
+}
+
+/**
+ * One connection per process for LISTEN, beside the pool (a pooled connection
+ * would be handed to other queries). It reconnects on its next query, without
+ * its LISTENs: the caller re-issues them after onclose. Ended by closeDb.
+ */
+export function getListenerConnection(hooks: ListenerHooks): postgres.Sql {
+  const pool = getPool();
+  // onnotify and onclose are options postgres.js reads (its own listen() uses them) but does not type.
+  pool.listener ??= postgres(resolveDatabaseUrl(), {
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: 0,
+    connect_timeout: 5,
+    fetch_types: false,
+    onnotice: () => {},
+    onnotify: hooks.onnotify,
+    onclose: hooks.onclose,
+    connection: { application_name: "partner-marketplace-listener" } as Record<string, string>,
+  } as postgres.Options<Record<string, postgres.PostgresType>>);
+  return pool.listener;
 }

@@ -36,6 +36,8 @@ const schema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** The dashboard's request log (buffered writes, off the request path); `false` stops recording. */
   REQUEST_LOG: bool(true),
+  /** The signing gate's in-process credential cache (server/http/credential-cache.ts); `false` reads every request. */
+  CREDENTIAL_CACHE: bool(true),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
 });
 

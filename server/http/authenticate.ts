@@ -3,19 +3,21 @@ import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { openSecret, safeEqual } from "@/server/crypto";
 import { AppError } from "@/server/errors";
-import { canonicalString, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
+import { canonicalString, EMPTY_BODY_SHA256, sha256Hex, SIGNATURE_HEADERS, signCanonical } from "@/server/signing/canonical";
 import { BODY_LIMITS, readBodyLimited } from "./body";
 import { rateClasses, type RateClass, type Scope } from "./contract";
 import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import { ipAllowed } from "./cidr";
 import { diagnoseSignature } from "./signature-debug";
+import { cachedCredential } from "@/server/auth/credential-cache";
 import type { SignatureDebug } from "@/server/services/request-log";
 
 // The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
 // missing key id -> other headers -> unknown/revoked key -> timestamp ->
-// signature -> nonce -> scope -> rate limit. Two database round trips: the
-// credential lookup and one call that records the nonce and takes a token.
+// signature -> nonce -> scope -> rate limit. One database round trip when the
+// credential is cached (credential-cache.ts): the call that records the nonce and
+// takes a token; two when the credential has to be read.
 
 export const TIMESTAMP_SKEW_SECONDS = 300;
 export const NONCE_TTL_MS = 600_000;
@@ -103,9 +105,9 @@ export async function authenticatePartner(
 
   if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
   const url = new URL(request.url);
-  const bodySha256 = sha256Hex(rawBody);
+  const bodySha256 = rawBody.byteLength === 0 ? EMPTY_BODY_SHA256 : sha256Hex(rawBody);
   const canonical = canonicalString({ method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 });
-  const secret = openSecret(credential.secretSealed, credential.keyId);
+  const secret = credential.secret;
   // Compare in constant time; a malformed header is compared too, so its timing says nothing.
   const matches = (key: string) => safeEqual(signCanonical(key, canonical), signature) && SIGNATURE.test(signature);
   const previous = previousSecret(credential);
@@ -130,13 +132,18 @@ export async function authenticatePartner(
 
   const allowed = options.scopes.some((scope) => credential.scopes.includes(scope));
   const limit = rateClasses[options.rateClass];
+  const nowMs = clock.nowMs();
+  const touched = credential.touched;
+  const touch = !touched || touched.ip !== ip || nowMs - touched.atMs >= LAST_USED_EVERY_MS || nowMs < touched.atMs;
   const gate = await recordRequest(db, {
     credentialId: credential.id,
     nonce,
     bucket: allowed ? `${credential.id}:${options.rateClass}` : null,
     limit,
     ip,
+    touch,
   });
+  if (touch && !gate.replay) credential.touched = { atMs: nowMs, ip };
   if (gate.replay) {
     if (sandbox) {
       trace.debug = {
@@ -170,9 +177,20 @@ export async function authenticatePartner(
 }
 
 
-// The two queries below run on every signed request, so they go straight to the
-// postgres.js client (prepared once per connection by query text) instead of
-// building SQL through Drizzle each time.
+// The two queries below run on signed requests (the credential only when the cache
+// cannot answer), so they go straight to the postgres.js client (prepared once per
+// connection by query text) instead of building SQL through Drizzle each time.
+
+/** A credential row as the gate keeps it: secrets opened once, when the row is read. */
+type GateCredential = CredentialRow & {
+  secret: string;
+  previous?: { secret: string; expiresAtMs: number };
+  /** When this process last had partner_request_gate record last_used_at/ip, and the address. */
+  touched?: { atMs: number; ip: string };
+};
+
+/** partner_request_gate writes last_used_at at most this often per key (its own guard says the same). */
+const LAST_USED_EVERY_MS = 60_000;
 
 interface CredentialRow {
   id: string;
@@ -190,7 +208,15 @@ interface CredentialRow {
   suspendedAt: string | null;
 }
 
-async function findCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
+/** The credential row with its secrets opened, from the cache when it is fresh (credential-cache.ts). */
+function findCredential(db: Database, keyId: string): Promise<GateCredential | undefined> {
+  return cachedCredential(keyId, async () => {
+    const row = await selectCredential(db, keyId);
+    return row && { ...row, secret: openSecret(row.secretSealed, row.keyId), previous: openPrevious(row) };
+  });
+}
+
+async function selectCredential(db: Database, keyId: string): Promise<CredentialRow | undefined> {
   const rows = await db.$client<CredentialRow[]>`
     select c.id, c.key_id as "keyId", c.partner_id as "partnerId", c.environment,
            c.secret_sealed as "secretSealed", c.previous_secret_sealed as "previousSecretSealed",
@@ -203,17 +229,20 @@ async function findCredential(db: Database, keyId: string): Promise<CredentialRo
   return rows[0];
 }
 
-/** The secret replaced by the last roll, while its grace lasts. */
-function previousSecret(credential: CredentialRow): string | undefined {
-  if (!credential.previousSecretSealed || !credential.previousSecretExpiresAt) return undefined;
-  if (Date.parse(credential.previousSecretExpiresAt) <= clock.nowMs()) return undefined;
-  return openSecret(credential.previousSecretSealed, credential.keyId);
+function openPrevious(row: CredentialRow): { secret: string; expiresAtMs: number } | undefined {
+  if (!row.previousSecretSealed) return undefined;
+  const expiresAtMs = row.previousSecretExpiresAt ? Date.parse(row.previousSecretExpiresAt) : 0;
+  return { secret: openSecret(row.previousSecretSealed, row.keyId), expiresAtMs };
+}
+
+/** The secret replaced by the last roll, while its grace lasts (the clock moves; the cached row does not). */
+function previousSecret(credential: GateCredential): string | undefined {
+  return credential.previous && credential.previous.expiresAtMs > clock.nowMs() ? credential.previous.secret : undefined;
 }
 
 /** The rolled-out secret after its grace: only the sandbox debugger looks at it. */
-function expiredSecret(credential: CredentialRow): string | undefined {
-  if (!credential.previousSecretSealed || previousSecret(credential)) return undefined;
-  return openSecret(credential.previousSecretSealed, credential.keyId);
+function expiredSecret(credential: GateCredential): string | undefined {
+  return credential.previous && !previousSecret(credential) ? credential.previous.secret : undefined;
 }
 
 interface GateResult {
@@ -224,17 +253,17 @@ interface GateResult {
   retryAfterMs: number;
 }
 
-/** One round trip to partner_request_gate (db/migrations/0001_request_gate.sql). */
+/** One round trip to partner_request_gate (db/migrations/0018_rate_limit_one_upsert.sql). */
 async function recordRequest(
   db: Database,
-  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string },
+  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string; touch: boolean },
 ): Promise<GateResult> {
   // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
   const [row] = await db.$client<GateResult[]>`
     select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
     from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},
-                              ${input.bucket}, ${input.limit}, 60000, ${input.ip})`;
+                              ${input.bucket}, ${input.limit}, 60000, ${input.ip}, ${input.touch})`;
   if (!row) throw new Error("partner_request_gate returned no row");
   return row;
 }

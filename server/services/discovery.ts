@@ -1,12 +1,12 @@
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { domains, type Environment } from "@/db/schema";
+import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
 import { runSearch } from "@/server/search/engine";
-import { normalizeDomainName } from "./inventory";
+import { normalizeDomainName, type Listing } from "./inventory";
 
 // Discovery reads of the inventory: keyword search, one listing's details,
 // availability and pricing. Every query filters by the credential's environment.
@@ -221,28 +221,33 @@ export interface ListingView {
 /** The listing as the partner sees it (removed listings do not exist), in one query. */
 async function findListing(db: Db, input: ListingLookup): Promise<ListingView | undefined> {
   const name = normalizeDomainName(input.domain);
-  const [row] = await db
-    .select({
-      name: domains.name,
-      label: domains.label,
-      tld: domains.tld,
-      status: domains.status,
-      priceCents: domains.priceCents,
-      floorPriceCents: domains.floorPriceCents,
-      currency: domains.currency,
-      tokens: domains.tokens,
-      vertical: domains.vertical,
-      description: domains.description,
-      registeredYear: domains.registeredYear,
-      held: sql<boolean>`${heldForOthersSql(domains.id, input.environment, input.partnerId)}`,
-    })
-    .from(domains)
-    .where(and(eq(domains.environment, input.environment), eq(domains.name, name), ne(domains.status, "removed")));
+  // Written as SQL rather than through the select builder: GET /availability runs it
+  // on every call, and building the select cost more CPU than the statement itself.
+  const [row] = await db.execute<ListingRow>(sql`
+    select d.name, d.label, d.tld, d.status, d.price_cents as "priceCents", d.floor_price_cents as "floorPriceCents",
+           d.currency, d.tokens, d.vertical, d.description, d.registered_year as "registeredYear",
+           ${heldForOthersSql(sql`d.id`, input.environment, input.partnerId)} as held
+    from domains d
+    where d.environment = ${input.environment} and d.name = ${name} and d.status <> 'removed'`);
   if (!row) return undefined;
-  const { held, status, ...rest } = row;
+  const { held, status, priceCents, floorPriceCents, ...rest } = row;
   const visible: VisibleStatus = status === "sold" ? "sold" : status === "reserved" || held ? "reserved" : "listed";
-  return { ...rest, status: visible, available: visible === "listed" };
+  return {
+    ...rest,
+    // bigint columns arrive as text from raw SQL; the schema reads them as numbers (money(), mode "number").
+    priceCents: Number(priceCents),
+    floorPriceCents: floorPriceCents === null ? null : Number(floorPriceCents),
+    status: visible,
+    available: visible === "listed",
+  };
 }
+
+type ListingRow = Omit<ListingView, "status" | "available" | "priceCents" | "floorPriceCents"> & {
+  status: Listing["status"];
+  held: boolean;
+  priceCents: string;
+  floorPriceCents: string | null;
+} & Record<string, unknown>;
 
 export async function getDomainDetails(db: Db, input: ListingLookup): Promise<ListingView> {
   const listing = await findListing(db, input);

@@ -1,3 +1,4 @@
+import { forgettingCredentials } from "@/server/auth/credential-cache";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, type Environment } from "@/db/schema";
@@ -92,7 +93,7 @@ async function getActiveKeyForUpdate(db: Db, owner: KeyOwner, keyId: string) {
  */
 export async function rollKey(db: Db, input: KeyOwner & { keyId: string; grace: RollGrace }, actor: Actor) {
   if (!(input.grace in rollGraces)) throw new AppError("validation_error", `grace must be one of ${Object.keys(rollGraces).join(", ")}`);
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ keyId: input.keyId }, db.transaction(async (tx) => {
     const row = await getActiveKeyForUpdate(tx, input, input.keyId);
     const now = clock.now();
     const graceMs = rollGraces[input.grace];
@@ -121,12 +122,12 @@ export async function rollKey(db: Db, input: KeyOwner & { keyId: string; grace: 
       now,
     );
     return { keyId: row.keyId, secret, previousSecretExpiresAt: previousSecretExpiresAt?.toISOString() ?? null };
-  });
+  }));
 }
 
 /** Replaces the key's IP allow-list (normalised CIDR blocks; empty allows any address). */
 export async function setKeyAllowList(db: Db, input: KeyOwner & { keyId: string; allowedCidrs: readonly string[] }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ keyId: input.keyId }, db.transaction(async (tx) => {
     const row = await getActiveKeyForUpdate(tx, input, input.keyId);
     const allowedCidrs = input.allowedCidrs.length ? [...input.allowedCidrs] : null;
     await tx.update(credentials).set({ allowedCidrs }).where(eq(credentials.id, row.id));
@@ -139,7 +140,7 @@ export async function setKeyAllowList(db: Db, input: KeyOwner & { keyId: string;
       data: { allowed_cidrs: allowedCidrs ?? [] },
     });
     return { keyId: row.keyId, allowedCidrs: allowedCidrs ?? [] };
-  });
+  }));
 }
 
 

@@ -1,3 +1,4 @@
+import { forgettingCredentials } from "@/server/auth/credential-cache";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { partners, paymentModel } from "@/db/schema";
@@ -43,7 +44,7 @@ async function lockPartner(tx: Db, partnerId: string) {
 /** Changes any of the terms given; an unchanged value is not a change. Returns the terms after. */
 export async function setPartnerTerms(db: Db, input: { partnerId: string; reason: string } & Partial<PartnerTerms>, actor: Actor) {
   for (const key of ["saleCommissionBps", "referralCommissionBps", "brokerageShareBps"] as const) checkBps(key, input[key]);
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     const before = Object.fromEntries(termKeys.map((k) => [k, row[k]])) as unknown as PartnerTerms;
     const after = { ...before, ...Object.fromEntries(termKeys.flatMap((k) => (input[k] === undefined ? [] : [[k, input[k]]]))) } as PartnerTerms;
@@ -64,7 +65,7 @@ export async function setPartnerTerms(db: Db, input: { partnerId: string; reason
       now,
     );
     return { partnerId: row.id, terms: after };
-  });
+  }));
 }
 
 function pick(terms: PartnerTerms, keys: readonly (keyof PartnerTerms)[]) {
@@ -72,14 +73,15 @@ function pick(terms: PartnerTerms, keys: readonly (keyof PartnerTerms)[]) {
 }
 
 /**
- * Suspends a partner: from the next request every key of every environment
- * gets 403 partner_suspended (the signing gate reads suspended_at in the lookup
- * it already makes), and its hosted checkout links stop taking payments. Orders
+ * Suspends a partner: every key of every environment gets 403 partner_suspended
+ * (the signing gate reads suspended_at with the credential: at once in this
+ * process, within one second in every other, see credential-cache.ts), and its
+ * hosted checkout links stop taking payments. Orders
  * in flight, settlements and webhook deliveries go on: money already owed is not
  * frozen by this switch.
  */
 export async function suspendPartner(db: Db, input: { partnerId: string; reason: string }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     if (row.suspendedAt) throw new AppError("conflict", `partner ${row.id} is already suspended (since ${row.suspendedAt.toISOString()})`);
     const now = clock.now();
@@ -97,12 +99,12 @@ export async function suspendPartner(db: Db, input: { partnerId: string; reason:
       now,
     );
     return { partnerId: row.id, suspendedAt: now, suspendedReason: input.reason };
-  });
+  }));
 }
 
 /** Lifts a suspension; the keys that were valid before verify again at once. */
 export async function reinstatePartner(db: Db, input: { partnerId: string; reason: string }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const row = await lockPartner(tx, input.partnerId);
     if (!row.suspendedAt) throw new AppError("conflict", `partner ${row.id} is not suspended`);
     const now = clock.now();
@@ -120,5 +122,5 @@ export async function reinstatePartner(db: Db, input: { partnerId: string; reaso
       now,
     );
     return { partnerId: row.id, suspendedAt: null };
-  });
+  }));
 }

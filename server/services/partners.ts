@@ -1,3 +1,4 @@
+import { forgettingCredentials } from "@/server/auth/credential-cache";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, partners, users, type Environment } from "@/db/schema";
@@ -132,13 +133,13 @@ export async function createCredential(db: Db, input: CreateCredentialInput, act
   return { credentialId: id, keyId, secret, environment: input.environment, scopes };
 }
 
-/** Revocation takes effect on the next request: every request reads the row. It also ends a roll's grace. */
+/** Revocation takes effect on this process's next request and within one second on every other (credential-cache.ts). It also ends a roll's grace. */
 export async function revokeCredential(
   db: Db,
   input: { keyId: string; partnerId?: string; environment?: Environment; reason?: string },
   actor: Actor = systemActor,
 ) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ keyId: input.keyId }, db.transaction(async (tx) => {
     const [row] = await tx
       .update(credentials)
       .set({ revokedAt: clock.now(), previousSecretSealed: null, previousSecretExpiresAt: null })
@@ -160,7 +161,7 @@ export async function revokeCredential(
       ...(input.reason ? { data: { reason: input.reason } } : {}),
     });
     return { keyId: row.keyId, revokedAt: row.revokedAt };
-  });
+  }));
 }
 
 /** Grants production access (live credentials). Approving twice keeps the first date. */

@@ -1,3 +1,4 @@
+import { forgettingCredentials } from "@/server/auth/credential-cache";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
 import {
@@ -227,7 +228,7 @@ export async function getAffiliateStatus(db: Db, partnerId: string): Promise<{ i
 
 /** Staff switch for the affiliate program (admin console, CLI, tests); audited. */
 export async function setAffiliate(db: Db, input: { partnerId: string; isAffiliate: boolean }, actor: Actor) {
-  return db.transaction(async (tx) => {
+  return forgettingCredentials({ partnerId: input.partnerId }, db.transaction(async (tx) => {
     const now = clock.now();
     const [row] = await tx
       .update(partners)
@@ -242,7 +243,7 @@ export async function setAffiliate(db: Db, input: { partnerId: string; isAffilia
       partnerId: row.id,
     }, now);
     return { partnerId: row.id, isAffiliate: row.isAffiliate };
-  });
+  }));
 }
 
 export interface CreateLinkInput {
