@@ -95,7 +95,20 @@ interface Mirror {
 
 const mirrors = new WeakMap<object, Mirror>();
 
-/** The vocabulary as of now (one read of the new rows). Keyed by the pool so test databases don't mix. */
+/**
+ * New rows are read this many at a time: at a million names the vocabulary is
+ * about 150k words (300 MB of vectors), which one statement could not read
+ * within the statement timeout on a busy server.
+ */
+let CATCH_UP_PAGE = 10_000;
+/** Tests read in small pages to see the paging at work. */
+export function setCatchUpPageForTests(rows: number): void {
+  CATCH_UP_PAGE = rows;
+}
+/** The last catch-up queued per mirror: concurrent searches read new rows one after another, never the same rows twice. */
+const catchingUp = new WeakMap<Mirror, Promise<void>>();
+
+/** The vocabulary as of now (the new rows read in id order, in pages). Keyed by the pool so test databases don't mix. */
 export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
   const key = ("$client" in db ? db.$client : db) as object;
   let mirror = mirrors.get(key);
@@ -104,26 +117,43 @@ export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()):
     mirror = { lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null };
     mirrors.set(key, mirror);
   }
-  const rows = await db
-    .select({ id: searchVocabulary.id, word: searchVocabulary.word, model: searchVocabulary.model, vector: searchVocabulary.vector })
-    .from(searchVocabulary)
-    .where(gt(searchVocabulary.id, mirror.lastId))
-    .orderBy(searchVocabulary.id);
-  if (rows.length > 0) mirror.sorted = null;
-  for (const row of rows) {
-    mirror.lastId = Math.max(mirror.lastId, row.id);
-    // An out-of-lexicon token (a brand, "zqxkw") has no meaning to compare: the
-    // encoder maps such strings close to each other, which would make them hubs.
-    const meaningful = row.model === model && isKnownWord(row.word);
-    const entry = { word: row.word, vector: meaningful ? fromBytes(row.vector) : null };
-    if (!mirror.words.has(row.word)) {
-      const bucket = mirror.byLength.get(row.word.length) ?? [];
-      bucket.push(row.word);
-      mirror.byLength.set(row.word.length, bucket);
-    }
-    mirror.words.set(row.word, entry);
+  const current = mirror;
+  // After any catch-up under way (never two reading the same rows at once), one that starts now: a word
+  // committed before this call is seen by it.
+  const pending = (catchingUp.get(current) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(db, current));
+  catchingUp.set(current, pending);
+  try {
+    await pending;
+  } finally {
+    if (catchingUp.get(current) === pending) catchingUp.delete(current);
   }
-  return mirror;
+  return current;
+}
+
+async function catchUp(db: Db, mirror: Mirror): Promise<void> {
+  for (;;) {
+    const rows = await db
+      .select({ id: searchVocabulary.id, word: searchVocabulary.word, model: searchVocabulary.model, vector: searchVocabulary.vector })
+      .from(searchVocabulary)
+      .where(gt(searchVocabulary.id, mirror.lastId))
+      .orderBy(searchVocabulary.id)
+      .limit(CATCH_UP_PAGE);
+    if (rows.length > 0) mirror.sorted = null;
+    for (const row of rows) {
+      mirror.lastId = Math.max(mirror.lastId, row.id);
+      // An out-of-lexicon token (a brand, "zqxkw") has no meaning to compare: the
+      // encoder maps such strings close to each other, which would make them hubs.
+      const meaningful = row.model === mirror.model && isKnownWord(row.word);
+      const entry = { word: row.word, vector: meaningful ? fromBytes(row.vector) : null };
+      if (!mirror.words.has(row.word)) {
+        const bucket = mirror.byLength.get(row.word.length) ?? [];
+        bucket.push(row.word);
+        mirror.byLength.set(row.word.length, bucket);
+      }
+      mirror.words.set(row.word, entry);
+    }
+    if (rows.length < CATCH_UP_PAGE) return;
+  }
 }
 
 /** Rows of the distance table, reused between calls (the correction scan makes tens of thousands). */

@@ -4,7 +4,7 @@ import { inArray, sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { searchVocabulary } from "@/db/schema";
 import { runSearch, TRIGRAM_THRESHOLD } from "@/server/search/engine";
-import { getVocabulary, writeVocabulary } from "@/server/search/vocabulary";
+import { getVocabulary, setCatchUpPageForTests, writeVocabulary } from "@/server/search/vocabulary";
 import { addDomain } from "@/server/services/inventory";
 import { parseSearchQuery } from "@/server/services/discovery";
 import { opaqueTag } from "../helpers/tags";
@@ -61,6 +61,23 @@ describe("search vocabulary catch-up and trigram thresholds", () => {
       .where(inArray(searchVocabulary.word, [slow, fast]));
     const id = (w: string) => ids.find((r) => r.word === w)!.id;
     assert.ok(id(slow) < id(fast), "ids are taken in commit order");
+  });
+
+  it("catches up in pages, and concurrent searches neither miss nor read twice a word", async () => {
+    const db = getDb();
+    const words = Array.from({ length: 25 }, (_, i) => `${tag}page${String.fromCharCode(97 + i)}`);
+    await writeVocabulary(db, words.map(row));
+    setCatchUpPageForTests(4);
+    try {
+      const mirrors = await Promise.all([getVocabulary(db), getVocabulary(db), getVocabulary(db)]);
+      assert.ok(mirrors.every((m) => m === mirrors[0]), "one mirror per pool");
+      const mirror = mirrors[0]!;
+      for (const word of words) assert.ok(mirror.words.has(word), word);
+      const bucket = mirror.byLength.get(words[0]!.length) ?? [];
+      for (const word of words) assert.equal(bucket.filter((w) => w === word).length, 1, `${word} listed once`);
+    } finally {
+      setCatchUpPageForTests(10_000);
+    }
   });
 
   it("a word written again under another model gets a new id, so running mirrors pick up the new vector", async () => {
