@@ -13,6 +13,7 @@ import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { searchDomains } from "@/server/services/discovery";
 import { generateCorpus, loadCorpus } from "./corpus";
+import { coversSet } from "./eval";
 
 interface DevQuery {
   q: string;
@@ -40,13 +41,12 @@ if (load) {
   const stats = await loadCorpus(db, corpus);
   console.log(`loaded ${size} names in ${(stats.loadMs / 1000).toFixed(1)} s, ${stats.vocabularyWords} words embedded in ${(stats.vocabularyMs / 1000).toFixed(1)} s`);
 }
-const truth = new Map(corpus.map((d) => [d.name, new Set(d.tokens.split(" "))]));
+const truth = new Map(corpus.map((d) => [d.name, d.tokens.split(" ")]));
 
-const grade = (words: Set<string> | undefined, sets: string[][]) => {
+const grade = (words: string[] | undefined, sets: string[][]) => {
   if (!words) return 0;
-  // A set word counts with a plain -s/-es added or taken away, as in the benchmark's rule.
-  const has = (w: string) => words.has(w) || words.has(`${w}s`) || words.has(`${w}es`) || (w.endsWith("s") && words.has(w.slice(0, -1)));
-  const covered = sets.filter((set) => set.some(has)).length;
+  // The benchmark's rule: a set word counts with a plain -s/-es added or taken away.
+  const covered = sets.filter((set) => coversSet(words, set)).length;
   return covered === sets.length ? 3 : covered > 0 ? 1 : 0;
 };
 const dcg = (grades: number[]) => grades.slice(0, 5).reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);

@@ -2,7 +2,6 @@
 // importance) and the top candidates with their scores and truth words.
 //   BENCH_SIZE=100000 npx tsx bench/search/explain.ts "dog groomer" "house cleaning"
 // Reads the kept scratch database search_bench_<size> (run.ts with BENCH_KEEP=1).
-import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { extractBudget } from "@/server/search/budget";
 import { runSearch } from "@/server/search/engine";
@@ -28,4 +27,3 @@ for (const text of process.argv.slice(2)) {
   for (const h of hits) console.log(`  ${h.score.toFixed(3)} ${h.name.padEnd(32)} [${truth.get(h.name) ?? "?"}]`);
 }
 await client.end();
-void postgres;

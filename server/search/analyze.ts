@@ -80,10 +80,11 @@ const HEAD_DISCOUNT = 0.8;
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
   const allFraming = framing.every(Boolean);
-  const quality = words.map((w, i) => (framing[i] ? 0 : partsOfSpeech(w).quality));
+  const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
+  const quality = parts.map((p) => p?.quality ?? 0);
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
-  const nouns = words.map((w, i) => (!framing[i] && partsOfSpeech(w).noun >= 0.5 ? i : -1)).filter((i) => i >= 0);
+  const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 ? i : -1)).filter((i) => i >= 0);
   const lastNoun = nouns[nouns.length - 1] ?? -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;

@@ -195,7 +195,6 @@ function letterCounts(word: string, into: Int32Array): Int32Array {
   }
   return into;
 }
-const typedCounts = new Int32Array(26);
 const candidateCounts = new Int32Array(26);
 
 /**
@@ -205,11 +204,7 @@ const candidateCounts = new Int32Array(26);
  */
 function tooFar(counts: Int32Array, candidate: string, max: number): boolean {
   let diff = 0;
-  const seen = candidateCounts.fill(0);
-  for (let i = 0; i < candidate.length; i++) {
-    const c = candidate.charCodeAt(i) - 97;
-    if (c >= 0 && c < 26) seen[c]!++;
-  }
+  const seen = letterCounts(candidate, candidateCounts);
   for (let c = 0; c < 26; c++) diff += Math.abs(seen[c]! - counts[c]!);
   return diff > 2 * max;
 }
@@ -227,7 +222,7 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
   const found: { word: string; distance: number; listed: boolean; cost: number }[] = [];
-  const counts = letterCounts(word, typedCounts).slice();
+  const counts = letterCounts(word, new Int32Array(26));
   const consider = (candidate: string, listed: boolean) => {
     if (tooFar(counts, candidate, max)) return;
     const d = editDistance(word, candidate, max);
