@@ -6,6 +6,7 @@ import { generateDomains, MAX_PRICE_CENTS, MIN_PRICE_CENTS, mulberry32, normal, 
 import { newId } from "@/server/ids";
 import { tokenizeLabel } from "@/server/services/inventory";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
+import { loadScowlLexicon } from "./scowl";
 import { drawWord, loadLexicon, type Lexicon, type WordList } from "./wordnet";
 
 // The benchmark corpus: a synthetic aftermarket drawn from WordNet 3.1 (see
@@ -36,6 +37,19 @@ import { drawWord, loadLexicon, type Lexicon, type WordList } from "./wordnet";
 // alone, as a real listing would.
 
 export const CORPUS_SEED = 424242;
+
+/**
+ * The corpus's vocabulary: "wordnet" (the corpus above, the default) or "scowl" (scowl.ts:
+ * a word list the engine never reads, with inflected forms and no parts of speech; the demo
+ * stratum's share goes to two-word names, since its word tables are not independent of the
+ * project). BENCH_VOCAB picks it for every bench script.
+ */
+export type CorpusVocabulary = "wordnet" | "scowl";
+export function corpusVocabulary(value = process.env.BENCH_VOCAB): CorpusVocabulary {
+  if (value === undefined || value === "" || value === "wordnet") return "wordnet";
+  if (value === "scowl") return "scowl";
+  throw new Error(`BENCH_VOCAB must be wordnet or scowl, not "${value}"`);
+}
 
 export type CorpusStratum = "single" | "two-word" | "three-word" | "brandable" | "digits" | "hyphenated" | "demo";
 export const STRATUM_SHARES: Record<CorpusStratum, number> = {
@@ -88,11 +102,12 @@ function plural(noun: string): string | null {
   return /(?:ss|x|z|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`;
 }
 
-function makeBuilders(lex: Lexicon, rng: Rng) {
+/** `pluralize`: add -s/-es to some nouns (WordNet lemmas are base forms; SCOWL already lists plurals as words). */
+function makeBuilders(lex: Lexicon, rng: Rng, pluralize: boolean) {
   const noun = () => drawWord(rng, lex.noun);
   const adj = () => drawWord(rng, lex.adj);
   const verb = () => drawWord(rng, lex.verb);
-  const maybePlural = (w: string, p: number) => (rng() < p ? plural(w) ?? w : w);
+  const maybePlural = (w: string, p: number) => (pluralize && rng() < p ? plural(w) ?? w : w);
   const tagsOf = (w: string) => Math.max(lexTag(lex.noun, w), lexTag(lex.adj, w), lexTag(lex.verb, w));
   const commonness = (ws: string[]) => 1 + 0.25 * Math.log10(1 + Math.min(...ws.map(tagsOf)));
   const twoWords = (): string[] => {
@@ -191,15 +206,16 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  * (shares as STRATUM_SHARES), so the corpus of size n is the first n names of
  * any larger one: a query aimed at a name of the 100k corpus finds it at 1M too.
  */
-export function generateCorpus(size: number, seed = CORPUS_SEED): GeneratedDomain[] {
-  const lex = loadLexicon();
+export function generateCorpus(size: number, seed = CORPUS_SEED, vocabulary = corpusVocabulary()): GeneratedDomain[] {
+  const lex = vocabulary === "scowl" ? loadScowlLexicon() : loadLexicon();
   const rng = mulberry32(seed);
   // The demo stream is a prefix-stable list too; names another stratum took first are skipped.
   const demo = generateDomains(seed ^ 0x5eed, Math.ceil(size * STRATUM_SHARES.demo * 1.3) + 100);
   let nextDemo = 0;
   const seen = new Set<string>();
-  const build = makeBuilders(lex, rng);
-  const shares = Object.entries(STRATUM_SHARES) as [CorpusStratum, number][];
+  const build = makeBuilders(lex, rng, vocabulary === "wordnet");
+  const shares = (Object.entries(STRATUM_SHARES) as [CorpusStratum, number][]).map(([stratum, share]): [CorpusStratum, number] =>
+    vocabulary === "scowl" && stratum === "demo" ? ["demo", 0] : vocabulary === "scowl" && stratum === "two-word" ? [stratum, share + STRATUM_SHARES.demo] : [stratum, share]).filter(([, share]) => share > 0);
   const out: GeneratedDomain[] = [];
   for (let attempts = 0; out.length < size; attempts++) {
     if (attempts > size * 50 + 1000) throw new Error(`could not generate ${size} distinct names`);

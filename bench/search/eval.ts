@@ -126,10 +126,12 @@ export function validateQueries(queries: unknown, source: string): EvalQuery[] {
 
 /**
  * The queries to run: BENCH_QUERIES (comma-separated paths) when set, else
- * eval/intent-queries.json (when present) and eval/corpus-queries.json.
+ * eval/intent-queries.json (when present) and eval/corpus-queries.json (with BENCH_VOCAB=scowl,
+ * eval/scowl-corpus-queries.json: the same strata drawn from that corpus).
  */
 export function loadQueries(override = process.env.BENCH_QUERIES): { queries: EvalQuery[]; files: string[]; missing: string[] } {
-  const files = override ? override.split(",").map((f) => path.resolve(f)) : [path.join(EVAL_DIR, "intent-queries.json"), path.join(EVAL_DIR, "corpus-queries.json")];
+  const corpusFile = process.env.BENCH_VOCAB === "scowl" ? "scowl-corpus-queries.json" : "corpus-queries.json";
+  const files = override ? override.split(",").map((f) => path.resolve(f)) : [path.join(EVAL_DIR, "intent-queries.json"), path.join(EVAL_DIR, corpusFile)];
   const present = files.filter((f) => existsSync(f));
   const queries = present.flatMap((f) => validateQueries(readJson<unknown>(f, []), path.basename(f)));
   const ids = new Set<string>();

@@ -2,8 +2,10 @@
 // corpus loaded, the methods under test, and the truth index that grades answers.
 //
 // Env: BENCH_SIZE (100000), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
+// BENCH_VOCAB (wordnet | scowl: corpus.ts; scowl databases are search_bench_scowl_<size>),
 // BENCH_KEEP=1 keeps search_bench_<size> at the end, BENCH_REUSE=1 measures a kept
-// database again without reloading.
+// database again without reloading; BENCH_DB names the scratch database instead (two engines
+// side by side, each on its own copy of one loaded database).
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -13,13 +15,14 @@ import type { GeneratedDomain } from "@/db/seed-data";
 import { extractBudget } from "@/server/search/budget";
 import { runSearch, type Leg } from "@/server/search/engine";
 import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
-import { describeCorpus, generateCorpus, loadCorpus, type BuildStats } from "./corpus";
+import { corpusVocabulary, describeCorpus, generateCorpus, loadCorpus, type BuildStats, type CorpusVocabulary } from "./corpus";
 import { grade, idealGrades, type Doc, type EvalQuery, type Judgements } from "./eval";
 
 export type Method = (q: string) => Promise<string[]>;
 
 export interface Bench {
   size: number;
+  vocabulary: CorpusVocabulary;
   dbName: string;
   reuse: boolean;
   corpus: GeneratedDomain[];
@@ -34,7 +37,8 @@ const env = "sandbox" as const;
 export async function openBench(): Promise<Bench> {
   const size = Number(process.env.BENCH_SIZE ?? 100_000);
   const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const dbName = `search_bench_${size}`;
+  const vocabulary = corpusVocabulary();
+  const dbName = process.env.BENCH_DB ?? `search_bench_${vocabulary === "wordnet" ? "" : `${vocabulary}_`}${size}`;
   const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const reuse = process.env.BENCH_REUSE === "1" && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
@@ -48,7 +52,7 @@ export async function openBench(): Promise<Bench> {
   const { db: plain, sql: plainClient } = createPool(dbUrl, 1);
 
   const tGen = performance.now();
-  const corpus = generateCorpus(size);
+  const corpus = generateCorpus(size, undefined, vocabulary);
   const genMs = performance.now() - tGen;
   const build = reuse ? await describeCorpus(db) : await loadCorpus(db, corpus);
 
@@ -83,7 +87,7 @@ export async function openBench(): Promise<Bench> {
   };
 
   return {
-    size, dbName, reuse, corpus, genMs, build, methods,
+    size, vocabulary, dbName, reuse, corpus, genMs, build, methods,
     async close() {
       await client.end();
       await plainClient.end();

@@ -3,6 +3,8 @@
 // any larger corpus, so they exist at 1M too), never from the engine's word lists.
 // Run once and commit the output; rerunning with the same corpus gives the same file.
 //   npx tsx bench/search/make-corpus-queries.ts [perStratum=40]
+// The same strata from the SCOWL corpus (corpus.ts, BENCH_VOCAB), committed too:
+//   BENCH_VOCAB=scowl OUT=bench/search/eval/scowl-corpus-queries.json npx tsx bench/search/make-corpus-queries.ts
 // A development set, never the held-out one, with another seed, corpus size and file:
 //   QUERY_SEED=777 CORPUS_SIZE=50000 OUT=bench/search/dev-corpus-queries.json npx tsx bench/search/make-corpus-queries.ts 60
 //
@@ -15,7 +17,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { mulberry32 } from "@/db/seed-data";
-import { ENDINGS, generateCorpus, PREFIXES, SUFFIXES } from "./corpus";
+import { corpusVocabulary, ENDINGS, generateCorpus, PREFIXES, SUFFIXES } from "./corpus";
 import { EVAL_DIR, type EvalQuery } from "./eval";
 
 const QUERY_SEED = Number(process.env.QUERY_SEED ?? 2024_15);
@@ -55,7 +57,9 @@ const sample = (ok: (d: (typeof corpus)[number]) => boolean) => {
     }
   }
 };
-const id = (prefix: string, i: number) => `${prefix}${String(i + 1).padStart(3, "0")}`;
+/** Ids of the SCOWL corpus's queries start "s" ("sce001"), so judgements of one corpus's queries never apply to the other's. */
+const idPrefix = corpusVocabulary() === "scowl" ? "s" : "";
+const id = (prefix: string, i: number) => `${idPrefix}${prefix}${String(i + 1).padStart(3, "0")}`;
 
 for (let i = 0; i < perStratum; i++) {
   const d = sample(() => true);

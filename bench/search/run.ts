@@ -106,7 +106,7 @@ const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const counts = (qs: EvalQuery[]) => strata.map((s) => `${s} ${qs.filter((q) => q.stratum === s).length}`).join(", ");
 const build = bench.build;
 
-console.log(`\n# search benchmark: ${bench.size.toLocaleString("en")} domains (WordNet corpus, seed fixed), ${queries.length} queries`);
+console.log(`\n# search benchmark: ${bench.size.toLocaleString("en")} domains (${bench.vocabulary === "scowl" ? "SCOWL" : "WordNet"} corpus, seed fixed), ${queries.length} queries`);
 console.log(`query files: ${files.map((f) => path.relative(process.cwd(), f)).join(", ")}${missing.length ? ` (missing: ${missing.map((f) => path.relative(process.cwd(), f)).join(", ")})` : ""}`);
 console.log(`queries by stratum: ${counts(queries)}; judgements for ${Object.keys(judgements).length} queries`);
 console.log(`scored: ${scorable.length}; not scored (nothing relevant in the corpus): ${unscorable.length}`);

@@ -40,9 +40,10 @@ export interface Lexicon {
  */
 export const WEIGHT_EXPONENT = 0.9;
 export const TAG_CAP = 150;
-const weight = (tags: number, word: string) => (Math.min(tags, TAG_CAP) + 0.25) ** WEIGHT_EXPONENT * 0.7 ** Math.max(0, word.length - 8);
+export const wordWeight = (tags: number, word: string) => (Math.min(tags, TAG_CAP) + 0.25) ** WEIGHT_EXPONENT * 0.7 ** Math.max(0, word.length - 8);
 
-const HAND_BLOCK = new Set([
+/** Offensive words no name is built from (also used by the SCOWL corpus, scowl.ts). */
+export const HAND_BLOCK: ReadonlySet<string> = new Set([
   "fuck", "fucker", "shit", "cunt", "nigger", "nigga", "faggot", "fag", "dyke", "kike", "spic", "chink", "wetback", "twat", "whore",
   "slut", "bitch", "bastard", "cock", "dick", "prick", "pussy", "tit", "tits", "wank", "wanker", "rape", "rapist", "piss", "crap",
   "arse", "asshole", "bollock", "bugger", "retard", "tranny", "gook", "coon", "jap", "paki", "raghead", "negro", "porn", "porno",
@@ -54,7 +55,7 @@ const DISPARAGEMENT_DOMAIN = "06730109";
 
 const WORD = /^[a-z]{2,15}$/;
 /** Function-like words that make no name ("be scene", "some music"). */
-const FUNCTION_WORDS = new Set(["be", "do", "have", "some", "no", "such", "other", "many", "much", "own", "more", "most", "less", "least", "few", "several", "certain", "same", "former", "latter", "non", "un", "neither", "either", "each", "every", "any", "further", "else", "very", "nor", "whole", "lot"]);
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(["be", "do", "have", "some", "no", "such", "other", "many", "much", "own", "more", "most", "less", "least", "few", "several", "certain", "same", "former", "latter", "non", "un", "neither", "either", "each", "every", "any", "further", "else", "very", "nor", "whole", "lot"]);
 let cached: Lexicon | undefined;
 
 export function wordnetDir(): string {
@@ -124,7 +125,7 @@ export function loadLexicon(): Lexicon {
     let sum = 0;
     words.forEach((w, i) => {
       kept.add(w);
-      sum += weight(t[i]!, w);
+      sum += wordWeight(t[i]!, w);
       cum[i] = sum;
     });
     return { words, tags: t, cum };
