@@ -4,6 +4,7 @@
 //   npx tsx bench/search/dev.ts                  50k names of bench/search/corpus.ts, search_dev_v2_50000 (loaded once, then reused)
 //   DEV_SIZE=100000 DEV_VERBOSE=1 npx tsx bench/search/dev.ts
 //   DEV_FRESH=1 ...                              drop and reload the scratch database
+//   BENCH_VOCAB=scowl DEV_SEED=777 ...           the SCOWL corpus of another seed (search_dev_v2_scowl_s777_<size>)
 // Prints success@5 (a name covering every concept of the query in the top five),
 // nDCG@5 (grade 3: every concept, 1: some) and per-query latency.
 import { readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { searchDomains } from "@/server/services/discovery";
-import { generateCorpus, loadCorpus } from "./corpus";
+import { corpusVocabulary, generateCorpus, loadCorpus } from "./corpus";
 import { coversSet } from "./eval";
 
 interface DevQuery {
@@ -24,7 +25,10 @@ interface DevQuery {
 const size = Number(process.env.DEV_SIZE ?? 50_000);
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 // DEV_DB=search_bench_100000 reads the benchmark's kept database (same corpus) instead.
-const dbName = process.env.DEV_DB ?? `search_dev_v2_${size}`;
+// DEV_SEED: a corpus of another seed than the benchmark's (BENCH_VOCAB=scowl picks the SCOWL vocabulary).
+const seed = process.env.DEV_SEED ? Number(process.env.DEV_SEED) : undefined;
+const vocabulary = corpusVocabulary();
+const dbName = process.env.DEV_DB ?? `search_dev_v2_${vocabulary === "wordnet" ? "" : `${vocabulary}_`}${seed === undefined ? "" : `s${seed}_`}${size}`;
 const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
 // DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata).
 const queries = JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
@@ -36,7 +40,7 @@ const load = !exists || process.env.DEV_FRESH === "1";
 if (load) await admin.unsafe(`create database ${dbName}`);
 await migrateDatabase(dbUrl);
 const { db, sql: client } = createPool(dbUrl, 4);
-const corpus = generateCorpus(size);
+const corpus = generateCorpus(size, seed, vocabulary);
 if (load) {
   const stats = await loadCorpus(db, corpus);
   console.log(`loaded ${size} names in ${(stats.loadMs / 1000).toFixed(1)} s, ${stats.vocabularyWords} words embedded in ${(stats.vocabularyMs / 1000).toFixed(1)} s`);

@@ -39,6 +39,7 @@ export interface Doc {
 export function sameWord(token: string, word: string): boolean {
   if (token === word) return true;
   const [short, long] = token.length < word.length ? [token, word] : [word, token];
+  if (/[^aeiou]y$/.test(short) && long === `${short.slice(0, -1)}ies`) return true;
   return long.startsWith(short) && (long.length - short.length === 1 ? long.endsWith("s") : long.length - short.length === 2 && long.endsWith("es"));
 }
 

@@ -120,7 +120,8 @@ export class Truth {
     for (const set of q.sets) {
       for (const raw of set) {
         const w = raw.toLowerCase();
-        const forms = [w, `${w}s`, `${w}es`, ...(w.endsWith("s") ? [w.slice(0, -1)] : []), ...(w.endsWith("es") ? [w.slice(0, -2)] : [])];
+        const forms = [w, `${w}s`, `${w}es`, ...(w.endsWith("s") ? [w.slice(0, -1)] : []), ...(w.endsWith("es") ? [w.slice(0, -2)] : []),
+          ...(/[^aeiou]y$/.test(w) ? [`${w.slice(0, -1)}ies`] : []), ...(w.endsWith("ies") ? [`${w.slice(0, -3)}y`] : [])];
         for (const f of forms) for (const d of this.byWord.get(f) ?? []) out.add(d);
       }
     }

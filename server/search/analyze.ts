@@ -1,6 +1,6 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
-import { correctWord, correctWords, editDistance, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { antonyms, baseForms, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
@@ -138,6 +138,13 @@ const KNOWN_WORD_SEMANTIC_WEIGHT = 0.5;
 const CORRECTION_WEIGHT = 0.9;
 const REAL_WORD_SLIP_WEIGHT = 0.6;
 const INFLECTION_WEIGHT = 0.95;
+/**
+ * The -ing form of a word typed in its base form names its activity or trade
+ * (roofing, booking, landscaping) and counts, below the word and its plural. An
+ * -ed form does not: it is too often another word ("mortgaged", "dogged",
+ * "watched"); on the development set it cost more than it found.
+ */
+const ING_FORM_WEIGHT = 0.8;
 /** Partial-word matches looked up per query word (the typed word as a prefix). */
 const PREFIXED_WORDS = 4;
 const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
@@ -357,7 +364,8 @@ function inInventory(mirror: Mirror, word: string): string | null {
 /**
  * WordNet's view of a concept, restricted to words some name holds: its base
  * forms as the word itself ("plumbing" -> plumb, "paintings" -> painting, the
- * verb of an agent noun "groomer" -> groom), and its relatives (synonyms,
+ * verb of an agent noun "groomer" -> groom), the forms names hold of a word typed
+ * in its base form ("bakery" -> bakeries, "roof" -> roofing), and its relatives (synonyms,
  * derived forms, hypernyms, hyponyms: see wordnet.ts) as meanings, below the
  * word and, for a word the inventory holds, below it by as much as the
  * encoder's neighbours. A relative the encoder also found gains a little.
@@ -365,8 +373,16 @@ function inInventory(mirror: Mirror, word: string): string | null {
 export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true): void {
   const word = meant(concept);
   for (const { lemma, agent } of baseForms(word)) {
+    const weight = agent ? AGENT_WEIGHT : INFLECTION_WEIGHT;
     const listed = lemma === word ? null : inInventory(mirror, lemma);
-    if (listed && !concept.terms.has(listed)) add(concept.terms, listed, agent ? AGENT_WEIGHT : INFLECTION_WEIGHT);
+    if (listed && !concept.terms.has(listed)) add(concept.terms, listed, weight);
+    if (lemma !== word) continue;
+    // The forms names hold of the word typed in its base form ("bakery" -> bakeries, "roof" -> roofing);
+    // never sideways from one form to another ("shipping" -> shipped, "watches" -> watched).
+    for (const form of inflectionsOf(mirror, word)) {
+      if (concept.terms.has(form) || form.endsWith("ed")) continue;
+      add(concept.terms, form, form.endsWith("ing") ? ING_FORM_WEIGHT : INFLECTION_WEIGHT);
+    }
   }
   if (!relatives) return;
   const known = mirror.words.has(word);

@@ -281,6 +281,11 @@ interface LegContext {
   maybeSlip: boolean;
 }
 
+/** What the buyer typed as one label: the quoted phrase, else the query's words run together. */
+const typedLabel = (q: EngineQuery) => q.phrase ?? q.compact;
+/** A candidate whose label, hyphens aside, is exactly what was typed. */
+const labelIsTyped = (c: Pick<Candidate, "label">, typed: string) => typed.length > 0 && c.label.replace(/-/g, "") === typed;
+
 /**
  * A one-time filter: the name typed is not listed. An explained query run only as
  * a possible slip ("highmemory.com") needs no label leg when the name exists: its
@@ -317,7 +322,7 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
           limit ${LEG_LIMIT})`;
         // A short label loses most of its trigrams to one slip ("themeidc" ~ themedic 0.38, "rivenow" ~
         // ridenow): the labels one edit away are looked up as they are, first (an index probe per variant).
-        const typed = q.phrase ?? q.compact;
+        const typed = typedLabel(q);
         if (typed.length < TYPO_MIN_LENGTH || typed.length > ONE_EDIT_MAX_LENGTH) return runTrigram ? trigram : null;
         const variants = [...new Set([...oneEditVariants(typed), ...(hyphened ? oneEditVariants(hyphened) : [])])];
         return sql`(${candidate(q.compact)}
@@ -414,10 +419,9 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
   }
   const extra = anyMatch ? tokens.filter((t) => !used.has(t)).length : 0;
   const sim = Number(c.sim);
-  const typed = q.phrase ?? q.compact;
-  const label = c.label.replace(/-/g, "");
-  const labelEq = q.compact.length > 0 && label === typed;
-  const oneEdit = slip && !labelEq && typed.length >= TYPO_MIN_LENGTH && editDistance(label, typed, 1) <= 1;
+  const typed = typedLabel(q);
+  const labelEq = labelIsTyped(c, typed);
+  const oneEdit = slip && !labelEq && typed.length >= TYPO_MIN_LENGTH && editDistance(c.label.replace(/-/g, ""), typed, 1) <= 1;
   let score = Math.max(labelEq ? 0.95 : oneEdit ? ONE_EDIT_SCORE : 0, 0.85 * words + 0.1 * sim - EXTRA_WORD_PENALTY * Math.min(extra, 4), 0.85 * sim);
   // A typed TLD is what the buyer wants: other TLDs fall behind every relevant name in it.
   if (anyMatch) score += FILLER_BONUS * Math.min(fillers, 2);
@@ -454,9 +458,9 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const maxRrf = Math.max(0, ...[...fused.values()].map((f) => f.rrf));
   // A name or label listed exactly as typed means the query holds no slip: its one-edit neighbours get no lift
   // (on the development set exact nDCG@5 fell 0.987 -> 0.983 and TLD 0.969 -> 0.962 with the lift everywhere).
-  const typed = q.phrase ?? q.compact;
+  const typed = typedLabel(q);
   // A full name of two or more words typed but not listed ("austin-lao.com") is as likely a slip as a short query.
-  const slip = (context.maybeSlip || (q.exactName !== null && q.words.length >= 2)) && ![...fused.values()].some(({ candidate: c }) => c.name === q.exactName || c.label.replace(/-/g, "") === typed);
+  const slip = (context.maybeSlip || (q.exactName !== null && q.words.length >= 2)) && ![...fused.values()].some(({ candidate: c }) => c.name === q.exactName || labelIsTyped(c, typed));
   const ranked = [...fused.values()]
     .map(({ candidate, rrf }) => ({ ...candidate, score: scoreCandidate(candidate, q, concepts, maxRrf ? rrf / maxRrf : 0, slip) }))
     .filter((c) => c.score >= SCORE_FLOOR)

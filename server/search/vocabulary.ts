@@ -4,6 +4,7 @@ import { advisoryLocks } from "@/db/locks";
 import { searchVocabulary } from "@/db/schema";
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { commonWordsOfLength, isKnownWord, wordCost } from "./text";
+import { baseForms } from "./wordnet";
 
 // The vocabulary of the inventory, embedded one word at a time at ingest, and
 // its in-process mirror for the query path (spelling correction and semantic
@@ -91,6 +92,44 @@ interface Mirror {
   byLength: Map<number, string[]>;
   /** Every word in code-point order, for prefix lookups; rebuilt after new words arrive. */
   sorted: string[] | null;
+  /** Base form -> the vocabulary's inflections of it ("bakery" -> bakeries, "bake" -> baked, baking). */
+  inflections: Map<string, string[]>;
+  /** Words arrived since `inflections` was last brought up to date (it is, lazily, on the next lookup). */
+  uninflected: string[];
+}
+
+const emptyMirror = (model: string): Mirror => ({ lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null, inflections: new Map(), uninflected: [] });
+
+function addWord(mirror: Mirror, entry: VocabularyEntry): void {
+  if (!mirror.words.has(entry.word)) {
+    const bucket = mirror.byLength.get(entry.word.length) ?? [];
+    bucket.push(entry.word);
+    mirror.byLength.set(entry.word.length, bucket);
+    mirror.uninflected.push(entry.word);
+    mirror.sorted = null;
+  }
+  mirror.words.set(entry.word, entry);
+}
+
+/**
+ * The vocabulary's inflected forms of a base form, through WordNet's base-form
+ * rules run on each vocabulary word once ("bakeries" -> bakery, "baking" -> bake):
+ * names hold words as people write them, plural or in -ed/-ing forms, while a
+ * query names the thing. Agent nouns are not inflections ("baker" is not "bake").
+ */
+export function inflectionsOf(mirror: Mirror, base: string): readonly string[] {
+  if (mirror.uninflected.length > 0) {
+    for (const word of mirror.uninflected) {
+      for (const { lemma, agent } of baseForms(word)) {
+        if (agent || lemma === word) continue;
+        const forms = mirror.inflections.get(lemma);
+        if (forms) forms.push(word);
+        else mirror.inflections.set(lemma, [word]);
+      }
+    }
+    mirror.uninflected = [];
+  }
+  return mirror.inflections.get(base) ?? [];
 }
 
 const mirrors = new WeakMap<object, Mirror>();
@@ -114,7 +153,7 @@ export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()):
   let mirror = mirrors.get(key);
   const model = vectorModel(embedder);
   if (!mirror || mirror.model !== model) {
-    mirror = { lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null };
+    mirror = emptyMirror(model);
     mirrors.set(key, mirror);
   }
   const current = mirror;
@@ -138,19 +177,12 @@ async function catchUp(db: Db, mirror: Mirror): Promise<void> {
       .where(gt(searchVocabulary.id, mirror.lastId))
       .orderBy(searchVocabulary.id)
       .limit(CATCH_UP_PAGE);
-    if (rows.length > 0) mirror.sorted = null;
     for (const row of rows) {
       mirror.lastId = Math.max(mirror.lastId, row.id);
       // An out-of-lexicon token (a brand, "zqxkw") has no meaning to compare: the
       // encoder maps such strings close to each other, which would make them hubs.
       const meaningful = row.model === mirror.model && isKnownWord(row.word);
-      const entry = { word: row.word, vector: meaningful ? fromBytes(row.vector) : null };
-      if (!mirror.words.has(row.word)) {
-        const bucket = mirror.byLength.get(row.word.length) ?? [];
-        bucket.push(row.word);
-        mirror.byLength.set(row.word.length, bucket);
-      }
-      mirror.words.set(row.word, entry);
+      addWord(mirror, { word: row.word, vector: meaningful ? fromBytes(row.vector) : null });
     }
     if (rows.length < CATCH_UP_PAGE) return;
   }
@@ -506,10 +538,7 @@ function matrixOf(mirror: Mirror): VectorMatrix {
 
 /** A mirror holding just these words (vectors optional): unit tests of correction and neighbours. */
 export function getVocabularyMirrorForTests(words: string[], vectors: Float32Array[] = []): Mirror {
-  const mirror: Mirror = { lastId: 0, model: "test", words: new Map(), byLength: new Map(), sorted: null };
-  words.forEach((word, i) => {
-    mirror.words.set(word, { word, vector: vectors[i] ?? null });
-    mirror.byLength.set(word.length, [...(mirror.byLength.get(word.length) ?? []), word]);
-  });
+  const mirror = emptyMirror("test");
+  words.forEach((word, i) => addWord(mirror, { word, vector: vectors[i] ?? null }));
   return mirror;
 }

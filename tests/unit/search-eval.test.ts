@@ -14,14 +14,17 @@ const groomer: EvalQuery = {
 };
 
 describe("search eval: words", () => {
-  it("a word matches itself and its plain s/es plural, both ways", () => {
+  it("a word matches itself and its regular plural (s, es, y -> ies), both ways", () => {
     assert.ok(sameWord("dog", "dog"));
     assert.ok(sameWord("dogs", "dog"));
     assert.ok(sameWord("dog", "dogs"));
     assert.ok(sameWord("boxes", "box"));
     assert.ok(sameWord("box", "boxes"));
     assert.ok(!sameWord("dogma", "dog"));
-    assert.ok(!sameWord("city", "cities"));
+    assert.ok(sameWord("city", "cities"));
+    assert.ok(sameWord("bakeries", "bakery"));
+    assert.ok(!sameWord("day", "daies"), "a vowel before the y keeps it: days");
+    assert.ok(!sameWord("mouse", "mice"));
     assert.ok(!sameWord("do", "dogs"));
   });
 });

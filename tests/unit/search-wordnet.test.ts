@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
-import { getVocabularyMirrorForTests } from "@/server/search/vocabulary";
+import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, wordnetStats } from "@/server/search/wordnet";
 
 // WordNet as a source of query expansion, and the framing words of intent
@@ -78,6 +78,27 @@ describe("query expansion with wordnet", () => {
     const canine = bare("canine");
     expandWithWordNet(mirror, canine);
     assert.ok(canine.semantic.has("dog") && !canine.semantic.has("zebra"));
+  });
+
+  it("finds the forms names hold of a word typed in its base form: plurals and -ing, not -ed", () => {
+    const mirror = getVocabularyMirrorForTests(["bakeries", "baked", "baking", "dogs", "dogged", "roofing", "zebra"]);
+    assert.deepEqual([...inflectionsOf(mirror, "bake")].sort(), ["baked", "baking"]);
+    const bakery = bare("bakery");
+    expandWithWordNet(mirror, bakery);
+    assert.equal(bakery.terms.get("bakeries"), 0.95);
+    const dog = bare("dog");
+    expandWithWordNet(mirror, dog);
+    assert.equal(dog.terms.get("dogs"), 0.95);
+    assert.ok(!dog.terms.has("dogged"), "an -ed form is too often another word");
+    const roof = bare("roof");
+    expandWithWordNet(mirror, roof);
+    assert.equal(roof.terms.get("roofing"), 0.8, "an -ing form, below the word and its plural");
+    const bake = bare("bake");
+    expandWithWordNet(mirror, bake);
+    assert.equal(bake.terms.get("baking"), 0.8);
+    const baking = bare("baking");
+    expandWithWordNet(mirror, baking);
+    assert.ok(!baking.terms.has("baked"), "never sideways from one form to another");
   });
 
   it("keeps relatives out with the meaning leg off, base forms in", async () => {
