@@ -422,6 +422,17 @@ function above(
 const SKETCH_FROM = 8_192;
 const CANDIDATES = 1_024;
 const SAMPLE = 1_024;
+/**
+ * From twice COARSE_KEEP words on, a first pass compares only the sketches'
+ * first COARSE_WORDS words (128 of 512 bits) and keeps the COARSE_KEEP closest
+ * rows for the whole comparison: most of the popcounts skipped. Measured with
+ * bench/search/nn-time.ts against the exact scan in the same process (two busy
+ * cores): 150k random vectors 0.090 -> 0.063 of the scan's time; the 30k-word
+ * SCOWL development vocabulary 0.205 -> 0.180, the same 745 of 754 exact
+ * neighbours found.
+ */
+const COARSE_WORDS = 4;
+const COARSE_KEEP = 8_192;
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -449,20 +460,37 @@ function sketchedNeighbours(
   const n = words.length;
   const query = new Int32Array(width);
   signSketch(vector, 0, mean, query, 0, width);
-  // Hamming distances, then the distance under which CANDIDATES rows fall (a histogram, no sort).
+  // A coarse pass over every row on the sketches' first COARSE_WORDS words keeps the COARSE_KEEP
+  // closest; the whole sketch then ranks those. Each pass cuts by a histogram of distances, no sort.
+  const coarseWords = n >= 2 * COARSE_KEEP ? Math.min(COARSE_WORDS, width) : width;
   const distance = new Uint16Array(n);
-  const histogram = new Uint32Array(dim + 1);
+  const coarse = new Uint32Array(coarseWords * 32 + 1);
   for (let row = 0, at = 0; row < n; row++, at += width) {
     let h = 0;
-    for (let w = 0; w < width; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
+    for (let w = 0; w < coarseWords; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
+    distance[row] = h;
+    coarse[h] = (coarse[h] as number) + 1;
+  }
+  const cut = (histogram: Uint32Array, keep: number) => {
+    let limit = 0;
+    for (let seen = 0; limit < histogram.length && seen < keep; limit++) seen += histogram[limit] as number;
+    return limit;
+  };
+  const kept: number[] = [];
+  const histogram = new Uint32Array(dim + 1);
+  const coarseLimit = cut(coarse, coarseWords < width ? COARSE_KEEP : CANDIDATES);
+  for (let row = 0; row < n; row++) {
+    if ((distance[row] as number) >= coarseLimit) continue;
+    let h = distance[row] as number;
+    for (let w = coarseWords, at = row * width; w < width; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
     distance[row] = h;
     histogram[h] = (histogram[h] as number) + 1;
+    kept.push(row);
   }
-  let limit = 0;
-  for (let seen = 0; limit <= dim && seen < CANDIDATES; limit++) seen += histogram[limit] as number;
+  const limit = cut(histogram, CANDIDATES);
   const sims = new Float32Array(n);
   const rows: number[] = [];
-  for (let row = 0; row < n; row++) {
+  for (const row of kept) {
     if ((distance[row] as number) >= limit) continue;
     sims[row] = rowDot(data, dim, row, vector);
     rows.push(row);
