@@ -10,9 +10,10 @@ import { generateCorpus } from "./corpus";
 
 const size = Number(process.env.BENCH_SIZE ?? 100_000);
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbUrl = adminUrl.replace(/\/[^/]*$/, `/search_bench_${size}`);
+// BENCH_DB names another kept database; its corpus then needs BENCH_VOCAB and DEV_SEED as it was made with (dev.ts).
+const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${process.env.BENCH_DB ?? `search_bench_${size}`}`);
 const { db, sql: client } = createPool(dbUrl, 5);
-const truth = new Map(generateCorpus(size).map((d) => [d.name, d.tokens]));
+const truth = new Map(generateCorpus(size, process.env.DEV_SEED ? Number(process.env.DEV_SEED) : undefined).map((d) => [d.name, d.tokens]));
 const limit = Number(process.env.EXPLAIN_LIMIT ?? 12);
 
 for (const text of process.argv.slice(2)) {
