@@ -321,9 +321,8 @@ export function nearestWords(
   exclude: string,
   accept: (word: string) => boolean = () => true,
 ): Neighbour[] {
-  const matrix = matrixOf(mirror);
-  if (vector.length !== matrix.dim || matrix.words.length === 0) return [];
-  return matrix.words.length < SKETCH_FROM ? exactNeighbours(matrix, vector, k, minZ, exclude, accept) : sketchedNeighbours(matrix, vector, k, minZ, exclude, accept);
+  return withMatrix(mirror, vector, (matrix) =>
+    (matrix.words.length < SKETCH_FROM ? exactNeighbours : sketchedNeighbours)(matrix, vector, k, minZ, exclude, accept));
 }
 
 /** nearestWords by a scan of every vector: the reference the sketched search is measured against. */
@@ -335,9 +334,13 @@ export function nearestWordsExact(
   exclude: string,
   accept: (word: string) => boolean = () => true,
 ): Neighbour[] {
+  return withMatrix(mirror, vector, (matrix) => exactNeighbours(matrix, vector, k, minZ, exclude, accept));
+}
+
+/** The search over the vocabulary's matrix, or nothing when the vector is of another model or the vocabulary has none. */
+function withMatrix(mirror: Mirror, vector: Float32Array, search: (matrix: VectorMatrix) => Neighbour[]): Neighbour[] {
   const matrix = matrixOf(mirror);
-  if (vector.length !== matrix.dim || matrix.words.length === 0) return [];
-  return exactNeighbours(matrix, vector, k, minZ, exclude, accept);
+  return vector.length !== matrix.dim || matrix.words.length === 0 ? [] : search(matrix);
 }
 
 /** Cosine of `vector` and row `row` of the matrix (4 accumulators: faster than one). */
