@@ -9,6 +9,8 @@ export const eventTypes = [
   "order.transfer_completed",
   "order.settled",
   "order.refunded",
+  "order.disputed",
+  "order.dispute_won",
   "brokerage.case_completed",
   "payout.paid",
   "webhook_endpoint.disabled",
@@ -49,6 +51,15 @@ export const eventCatalog: Record<EventType, { description: string; sample: Reco
   "order.refunded": {
     description: "The order was refunded (REFUNDED) or cancelled (CANCELLED); `data.order.status` says which.",
     sample: { order: { ...sampleOrder, status: "REFUNDED" } },
+  },
+  "order.disputed": {
+    description:
+      "The buyer's bank disputed a hosted-checkout payment (a chargeback): the order is held in MANUAL_REVIEW and its commission is held until the dispute closes. A lost dispute then emits order.refunded (commission reversed).",
+    sample: { order: { ...sampleOrder, status: "MANUAL_REVIEW" } },
+  },
+  "order.dispute_won": {
+    description: "A dispute closed in the marketplace's favour: the order is PAID again and its commission released.",
+    sample: { order: { ...sampleOrder, status: "PAID" } },
   },
   "brokerage.case_completed": {
     description: "A brokerage case closed with a deal.",

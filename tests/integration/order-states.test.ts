@@ -19,7 +19,9 @@ import { createTestPartner } from "../helpers/partner";
 // the machine has to change this table too.
 
 type Channel = "mor" | "checkout";
-const actions: OrderAction[] = ["clear_review", "start_transfer", "complete_transfer", "settle", "refund", "partner_refund", "cancel"];
+const actions: OrderAction[] = [
+  "clear_review", "start_transfer", "complete_transfer", "settle", "refund", "partner_refund", "cancel", "dispute_open", "dispute_won", "dispute_lost",
+];
 const beforeCompleted: OrderStatus[] = ["EXTERNALLY_PAID", "PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS"];
 const terminal: OrderStatus[] = ["SETTLED", "REFUNDED", "CANCELLED"];
 
@@ -32,6 +34,9 @@ const legal: Record<OrderAction, Partial<Record<OrderStatus, OrderStatus | "paid
   refund: Object.fromEntries(beforeCompleted.map((s) => [s, "REFUNDED"])),
   cancel: Object.fromEntries(beforeCompleted.map((s) => [s, "CANCELLED"])),
   partner_refund: { EXTERNALLY_PAID: "REFUNDED", MANUAL_REVIEW: "REFUNDED" },
+  dispute_open: { PAID: "MANUAL_REVIEW", MANUAL_REVIEW: "MANUAL_REVIEW", TRANSFER_IN_PROGRESS: "MANUAL_REVIEW" },
+  dispute_won: { MANUAL_REVIEW: "paid" },
+  dispute_lost: { PAID: "REFUNDED", MANUAL_REVIEW: "REFUNDED", TRANSFER_IN_PROGRESS: "REFUNDED", TRANSFER_COMPLETED: "REFUNDED" },
 };
 
 const eventOf: Record<OrderAction, string> = {
@@ -42,6 +47,9 @@ const eventOf: Record<OrderAction, string> = {
   refund: "order.refunded",
   partner_refund: "order.refunded",
   cancel: "order.refunded",
+  dispute_open: "order.disputed",
+  dispute_won: "order.dispute_won",
+  dispute_lost: "order.refunded",
 };
 
 function expectedMove(channel: Channel, from: OrderStatus, action: OrderAction): OrderStatus | null {
