@@ -50,3 +50,11 @@ describe("Stripe settings", () => {
     });
   });
 });
+
+describe("the start banner", () => {
+  it("says whether live payments are on", async () => {
+    const { paymentsLine } = await import("@/server/cli/banner");
+    assert.match(paymentsLine(loadEnv(base).stripe), /live payments OFF: set STRIPE_SECRET_KEY/);
+    assert.match(paymentsLine(loadEnv({ ...base, ...live }).stripe), /^live payments on \(Stripe\); sandbox checkout: built-in simulated processor$/);
+  });
+});
