@@ -58,3 +58,16 @@ describe("the start banner", () => {
     assert.match(paymentsLine(loadEnv({ ...base, ...live }).stripe), /^live payments on \(Stripe\); sandbox checkout: built-in simulated processor$/);
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("records the Stripe webhook and checkout-session's payments_unavailable", async () => {
+    const { buildOpenApiDocument } = await import("@/server/openapi/build");
+    const { partnerContracts } = await import("@/server/contracts");
+    const doc = buildOpenApiDocument({ contracts: partnerContracts, serverUrl: "https://api.example.test" });
+    const webhook = doc.paths["/api/payments/stripe/webhook"]?.post as { security: unknown[]; responses: Record<string, unknown> };
+    assert.deepEqual(webhook.security, []);
+    assert.ok(webhook.responses["400"] && webhook.responses["503"]);
+    const create = doc.paths["/api/partner/v1/checkout-session"]?.post as { responses: Record<string, unknown> };
+    assert.ok(create.responses["503"]);
+  });
+});
