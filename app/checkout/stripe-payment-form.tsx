@@ -50,9 +50,15 @@ export function StripePaymentForm(props: StripePaymentFormProps) {
     return () => clearTimeout(timer);
   }, [props.publishableKey]);
 
+  const declined = props.lastError ? (
+    <Alert tone="danger" title="Payment not completed" data-testid="checkout-declined">
+      {props.lastError} No payment was taken. Try again, or use another card.
+    </Alert>
+  ) : null;
   if (loaded.state !== "ready") {
     return (
       <div className="space-y-4">
+        {declined}
         <div id="payment-element" data-testid="payment-element" className="min-h-24 rounded-lg border border-line p-4 text-sm text-muted">
           {loaded.state === "loading" ? "Loading the secure card form…" : null}
         </div>
@@ -66,17 +72,20 @@ export function StripePaymentForm(props: StripePaymentFormProps) {
     );
   }
   return (
-    <Elements stripe={loaded.stripe} options={{ clientSecret: props.clientSecret }}>
-      <ConfirmForm {...props} />
-    </Elements>
+    <div className="space-y-5">
+      {declined}
+      <Elements stripe={loaded.stripe} options={{ clientSecret: props.clientSecret }}>
+        <ConfirmForm {...props} />
+      </Elements>
+    </div>
   );
 }
 
-function ConfirmForm({ token, priceLabel, countries, defaultEmail, lastError, testMode }: StripePaymentFormProps) {
+function ConfirmForm({ token, priceLabel, countries, defaultEmail, testMode }: StripePaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [pending, setPending] = useState(false);
-  const [state, setState] = useState<BuyerState>(lastError ? { error: `${lastError} No payment was taken. Try another card.` } : {});
+  const [state, setState] = useState<BuyerState>({});
   const errors = state.fieldErrors ?? {};
 
   async function submit(event: FormEvent<HTMLFormElement>) {

@@ -76,10 +76,16 @@ class StripeApiError extends Error {
   }
 }
 
+export interface StandInKeys {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
 export class StripeStandIn {
-  readonly secretKey = `sk_test_standin${randomBytes(8).toString("hex")}`;
-  readonly publishableKey = `pk_test_standin${randomBytes(8).toString("hex")}`;
-  readonly webhookSecret = `whsec_${randomBytes(16).toString("hex")}`;
+  readonly secretKey: string;
+  readonly publishableKey: string;
+  readonly webhookSecret: string;
   readonly intents = new Map<string, StandInIntent>();
   readonly refunds = new Map<string, StandInRefund>();
   readonly requests: StandInRequest[] = [];
@@ -90,9 +96,15 @@ export class StripeStandIn {
   private server: Server | null = null;
   url = "";
 
-  async start(): Promise<string> {
+  constructor(keys?: StandInKeys) {
+    this.secretKey = keys?.secretKey ?? `sk_test_standin${randomBytes(8).toString("hex")}`;
+    this.publishableKey = keys?.publishableKey ?? `pk_test_standin${randomBytes(8).toString("hex")}`;
+    this.webhookSecret = keys?.webhookSecret ?? `whsec_${randomBytes(16).toString("hex")}`;
+  }
+
+  async start(port = 0): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this.url;
   }
@@ -192,6 +204,10 @@ export class StripeStandIn {
     const fail = (error: StripeApiError) =>
       JSON.stringify({ error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.param ? { param: error.param } : {}) } });
 
+    if (url.pathname.startsWith("/__stand-in/")) {
+      this.control(method, url.pathname, res);
+      return;
+    }
     const auth = req.headers.authorization ?? "";
     if (auth !== `Bearer ${this.secretKey}`) {
       send(401, fail(new StripeApiError(401, "invalid_request_error", `Invalid API Key provided: ${auth.replace(/^Bearer /, "").slice(0, 12)}****`)));
@@ -236,6 +252,25 @@ export class StripeStandIn {
     // Stripe stores the first answer under the key, errors from a request it ran included.
     if (scoped) this.idempotency.set(scoped, { fingerprint, status, body: text });
     send(status, text);
+  }
+
+  /**
+   * Test controls for a stand-in in another process (browser tests): GET
+   * /__stand-in/health; POST /__stand-in/payment_intents/<id>/<succeed|decline|process>
+   * moves an intent as a buyer in Stripe's iframe would.
+   */
+  private control(method: string, path: string, res: ServerResponse) {
+    const answer = (status: number, body: object) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (path === "/__stand-in/health") return answer(200, { ok: true });
+    const move = /^\/__stand-in\/payment_intents\/([^/]+)\/(succeed|decline|process)$/.exec(path);
+    if (method !== "POST" || !move || !this.intents.has(move[1]!)) return answer(404, { error: "unknown control" });
+    const intentId = move[1]!;
+    if (move[2] === "succeed") return answer(200, this.succeed(intentId));
+    if (move[2] === "decline") return answer(200, this.decline(intentId));
+    return answer(200, Object.assign(this.intents.get(intentId)!, { status: "processing" }));
   }
 
   private route(method: string, path: string, params: Record<string, unknown>): object {
