@@ -151,6 +151,9 @@ export function getPaymentProvider(environment: Environment): PaymentProvider {
   return stripeProvider("stripe", live);
 }
 
+/** payments.provider of intent-based payments (one Stripe account live, one in test mode). */
+export const intentProviderNames = ["stripe", "stripe_test"];
+
 /** The provider that took a payment (refunds and reconciling go back to it, whatever is configured now). */
 export function getProviderByName(name: string): PaymentProvider {
   if (name === "sandbox") return sandboxProvider;

@@ -1,11 +1,11 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database, Transaction } from "@/db/client";
 import { checkoutSessions, commissionLedger, orders, paymentDisputes, payments, processorEvents } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { logError } from "@/server/log";
-import { getPaymentProvider, getProviderByName, WebhookSignatureError, type IntentProvider, type ProviderDispute, type ProviderEvent, type ProviderIntent } from "@/server/payments/provider";
+import { getPaymentProvider, getProviderByName, intentProviderNames, WebhookSignatureError, type IntentProvider, type ProviderDispute, type ProviderEvent, type ProviderIntent } from "@/server/payments/provider";
 import { recordAudit } from "./audit";
 import { INTENT_STALE_MS, matches, recordCharge, stateOf, verifyCheckoutToken, type BuyerInput, type CheckoutSessionRow } from "./checkout";
 import { lockOrderOrThrow, orderMoves, transitionOrder, type OrderAction, type OrderStatus } from "./order-states";
@@ -90,7 +90,7 @@ export async function openIntentPayment(db: Database, session: CheckoutSessionRo
     [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, intentKey(session.id)));
     if (!row || row.providerRef !== intent.ref) throw new Error(`checkout session ${session.id} has two processor intents`);
   }
-  if (intent.status === "succeeded" && row.status === "pending") await settleIntent(db, provider, intent);
+  if (intent.status === "succeeded" && row.status === "pending") await settleIntent(db, intent);
   return { publishableKey: provider.publishableKey, clientSecret: intent.clientSecret, status: intent.status, lastError: intent.lastError };
 }
 
@@ -112,9 +112,14 @@ export async function saveIntentBuyer(db: Database, token: string, buyer: BuyerI
   return "saved";
 }
 
+/** Intent ids are unique across Stripe accounts: the payment is found whichever account's secret verified the event. */
+function paymentOfIntent(db: Database, intentRef: string) {
+  return db.select().from(payments).where(and(inArray(payments.provider, intentProviderNames), eq(payments.providerRef, intentRef)));
+}
+
 /** A succeeded intent, recorded once: the order (or the refund of a name sold meanwhile). */
-async function settleIntent(db: Database, provider: IntentProvider, intent: ProviderIntent): Promise<"recorded" | "unknown"> {
-  const [row] = await db.select().from(payments).where(and(eq(payments.provider, provider.name), eq(payments.providerRef, intent.ref)));
+async function settleIntent(db: Database, intent: ProviderIntent): Promise<"recorded" | "unknown"> {
+  const [row] = await paymentOfIntent(db, intent.ref);
   if (!row) return "unknown"; // not one of ours (another integration on the same account)
   if (intent.status !== "succeeded") return "recorded";
   if (intent.amountCents !== row.amountCents || intent.currency !== row.currency) {
@@ -135,14 +140,14 @@ export async function handleProcessorEvent(db: Database, provider: IntentProvide
   let result: "handled" | "ignored" = "handled";
   switch (event.type) {
     case "intent.succeeded":
-      if ((await settleIntent(db, provider, event.intent)) === "unknown") result = "ignored";
+      if ((await settleIntent(db, event.intent)) === "unknown") result = "ignored";
       break;
     case "intent.failed":
       result = "ignored"; // the buyer sees the decline in Stripe's form and may try again on the same intent
       break;
     case "dispute.opened":
     case "dispute.closed":
-      if (!(await applyDispute(db, provider, event.dispute))) result = "ignored";
+      if (!(await applyDispute(db, event.dispute))) result = "ignored";
       break;
     case "ignored":
       result = "ignored";
@@ -161,8 +166,8 @@ export async function handleProcessorEvent(db: Database, provider: IntentProvide
  * commission; won releases both; lost reverses the sale (REFUNDED, commission
  * reversed). Each step happens once per dispute state, with its event.
  */
-async function applyDispute(db: Database, provider: IntentProvider, dispute: ProviderDispute): Promise<boolean> {
-  const [payment] = await db.select().from(payments).where(and(eq(payments.provider, provider.name), eq(payments.providerRef, dispute.intentRef)));
+async function applyDispute(db: Database, dispute: ProviderDispute): Promise<boolean> {
+  const [payment] = await paymentOfIntent(db, dispute.intentRef);
   if (!payment?.orderId) return false;
   const orderId = payment.orderId;
   return db.transaction(async (tx) => {
@@ -171,7 +176,7 @@ async function applyDispute(db: Database, provider: IntentProvider, dispute: Pro
     const [known] = await tx.select().from(paymentDisputes).where(eq(paymentDisputes.id, dispute.ref)).for("update");
     if (dispute.outcome === "open") {
       if (known) return true;
-      await tx.insert(paymentDisputes).values({ id: dispute.ref, provider: provider.name, paymentId: payment.id, orderId, status: "open", reason: dispute.reason, createdAt: now, updatedAt: now });
+      await tx.insert(paymentDisputes).values({ id: dispute.ref, provider: payment.provider, paymentId: payment.id, orderId, status: "open", reason: dispute.reason, createdAt: now, updatedAt: now });
       await tx
         .update(commissionLedger)
         .set({ heldAt: now, updatedAt: now })
@@ -183,7 +188,7 @@ async function applyDispute(db: Database, provider: IntentProvider, dispute: Pro
     if (known) {
       await tx.update(paymentDisputes).set({ status: dispute.outcome, updatedAt: now }).where(eq(paymentDisputes.id, dispute.ref));
     } else {
-      await tx.insert(paymentDisputes).values({ id: dispute.ref, provider: provider.name, paymentId: payment.id, orderId, status: dispute.outcome, reason: dispute.reason, createdAt: now, updatedAt: now });
+      await tx.insert(paymentDisputes).values({ id: dispute.ref, provider: payment.provider, paymentId: payment.id, orderId, status: dispute.outcome, reason: dispute.reason, createdAt: now, updatedAt: now });
     }
     await tx.update(commissionLedger).set({ heldAt: null, updatedAt: now }).where(eq(commissionLedger.orderId, orderId));
     if (dispute.outcome === "won") {
@@ -225,13 +230,15 @@ export async function reconcileIntentPayments(db: Database, options: { limit?: n
     .select({ payment: payments, session: checkoutSessions })
     .from(payments)
     .innerJoin(checkoutSessions, eq(checkoutSessions.id, payments.checkoutSessionId))
-    .where(and(eq(payments.status, "pending"), inArray(payments.provider, ["stripe", "stripe_test"])))
+    .where(and(eq(payments.status, "pending"), inArray(payments.provider, intentProviderNames), lt(payments.updatedAt, stale)))
     .orderBy(payments.updatedAt)
     .limit(options.limit ?? 100);
   let recorded = 0;
   let abandoned = 0;
   for (const { payment, session } of rows) {
-    if (payment.updatedAt.getTime() >= stale.getTime() || !payment.providerRef) continue;
+    if (!payment.providerRef) continue;
+    // To the back of the queue first, so an intent that keeps failing to read never starves the rest.
+    await db.update(payments).set({ updatedAt: clock.now() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
     try {
       const outcome = await reconcileOne(db, payment, session);
       if (outcome === "recorded") recorded++;
@@ -248,7 +255,7 @@ async function reconcileOne(db: Database, payment: PaymentRow, session: Checkout
   if (provider.kind !== "intent") throw new AppError("internal_error", `payment ${payment.id} is not intent-based`);
   const intent = await provider.retrieveIntent(payment.providerRef!);
   if (intent.status === "succeeded") {
-    await settleIntent(db, provider, intent);
+    await settleIntent(db, intent);
     return "recorded";
   }
   const now = clock.now();
@@ -260,7 +267,6 @@ async function reconcileOne(db: Database, payment: PaymentRow, session: Checkout
       .returning({ id: payments.id });
     return done.length ? "abandoned" : "waiting";
   }
-  await db.update(payments).set({ updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
   return "waiting";
 }
 

@@ -335,6 +335,50 @@ describe("the reconciler settles a missed webhook", () => {
   });
 });
 
+describe("the stand-in speaks Stripe's idempotency", () => {
+  it("a key replays its first answer; reused with other parameters it is Stripe's idempotency_error", async () => {
+    const provider = intentProviderFor({ environment: "live" })!;
+    const key = `${tag}-idem`;
+    const request = { amountCents: 5_000, currency: "USD", idempotencyKey: key, description: "x", metadata: { a: "b" } };
+    const first = await provider.createIntent(request);
+    const again = await provider.createIntent(request);
+    assert.equal(again.ref, first.ref);
+    assert.ok(stripe.requests.some((r) => r.idempotencyKey === key && r.replayed));
+    await assert.rejects(provider.createIntent({ ...request, amountCents: 5_001 }), (error: Error & { type?: string }) => {
+      assert.equal(error.type, "StripeIdempotencyError");
+      assert.match(error.message, /same parameters/);
+      return true;
+    });
+  });
+});
+
+describe("sandbox on Stripe's test mode (STRIPE_TEST_*)", () => {
+  it("a sandbox session pays through Stripe test mode when configured, else the built-in processor", async () => {
+    assert.equal(intentProviderFor({ environment: "sandbox" }), null);
+    Object.assign(process.env, stripe.env("STRIPE_TEST_"));
+    resetEnv();
+    try {
+      const provider = intentProviderFor({ environment: "sandbox" });
+      assert.equal(provider?.name, "stripe_test");
+      const domain = `${tag}sbx.com`;
+      await addDomain(getDb(), { environment: "sandbox", name: domain, priceCents: 9_900 });
+      const { createCheckoutSession } = await import("@/server/services/checkout");
+      const created = await createCheckoutSession(getDb(), { partnerId: null, environment: "sandbox", domain });
+      const rendered = await render(created.token);
+      assert.equal(rendered.payment?.status, "requires_payment");
+      const row = await intentOf(created.row.id);
+      assert.equal(row.provider, "stripe_test");
+      await deliver("payment_intent.succeeded", stripe.succeed(row.providerRef!));
+      const sold = await ordersOf(created.row.id);
+      assert.equal(sold.length, 1);
+      assert.equal(sold[0]?.channel, "marketplace");
+    } finally {
+      for (const key of ["STRIPE_TEST_SECRET_KEY", "STRIPE_TEST_PUBLISHABLE_KEY", "STRIPE_TEST_WEBHOOK_SECRET"]) delete process.env[key];
+      resetEnv();
+    }
+  });
+});
+
 describe("without Stripe settings", () => {
   it("POST /checkout-session with a live key answers payments_unavailable and creates nothing", async () => {
     const domain = await listDomain();
