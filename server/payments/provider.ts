@@ -112,6 +112,8 @@ export interface ProviderDispute {
 export type ProviderEvent = { id: string; livemode: boolean } & (
   | { type: "intent.succeeded" | "intent.failed"; intent: ProviderIntent }
   | { type: "dispute.opened" | "dispute.closed"; dispute: ProviderDispute }
+  /** A refund the processor accepted and later could not complete (the buyer has not got the money). */
+  | { type: "refund.failed"; refund: { ref: string; intentRef: string; reason: string } }
   | { type: "ignored"; processorType: string }
 );
 

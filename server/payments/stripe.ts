@@ -123,6 +123,17 @@ function eventOf(event: Stripe.Event): ProviderEvent {
       return { ...base, type: "dispute.opened", dispute: disputeOf(event.data.object) };
     case "charge.dispute.closed":
       return { ...base, type: "dispute.closed", dispute: disputeOf(event.data.object) };
+    case "refund.failed":
+    case "refund.updated": {
+      const refund = event.data.object;
+      if (refund.status !== "failed") return { ...base, type: "ignored", processorType: event.type };
+      const intent = refund.payment_intent;
+      return {
+        ...base,
+        type: "refund.failed",
+        refund: { ref: refund.id, intentRef: typeof intent === "string" ? intent : (intent?.id ?? ""), reason: refund.failure_reason ?? "unknown" },
+      };
+    }
     default:
       return { ...base, type: "ignored", processorType: event.type };
   }

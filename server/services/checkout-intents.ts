@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Database, Transaction } from "@/db/client";
-import { checkoutSessions, commissionLedger, orders, paymentDisputes, payments, processorEvents } from "@/db/schema";
+import { checkoutSessions, commissionLedger, domains, orders, paymentDisputes, payments, processorEvents, refunds } from "@/db/schema";
 import { clock } from "@/server/clock";
-import { AppError } from "@/server/errors";
+import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { logError } from "@/server/log";
 import { getPaymentProvider, getProviderByName, intentProviderNames, WebhookSignatureError, type IntentProvider, type ProviderDispute, type ProviderEvent, type ProviderIntent } from "@/server/payments/provider";
@@ -149,6 +149,9 @@ export async function handleProcessorEvent(db: Database, provider: IntentProvide
     case "dispute.closed":
       if (!(await applyDispute(db, event.dispute))) result = "ignored";
       break;
+    case "refund.failed":
+      if (!(await applyRefundFailure(db, event.refund))) result = "ignored";
+      break;
     case "ignored":
       result = "ignored";
       break;
@@ -195,6 +198,47 @@ async function applyDispute(db: Database, dispute: ProviderDispute): Promise<boo
       await move(tx, order.status, orderId, "dispute_won", "dispute closed in our favour; commission released");
     } else {
       await move(tx, order.status, orderId, "dispute_lost", "dispute lost: the buyer's bank returned the money; commission reversed");
+    }
+    return true;
+  });
+}
+
+/**
+ * DECISIONS "Partner kinds": a refund Stripe accepted and then could not
+ * complete sends the order back to manual review with the reason, for staff.
+ * The refund row becomes `failed`; the domain is sold again unless another
+ * order took it meanwhile (then only the timeline and audit say so).
+ */
+async function applyRefundFailure(db: Database, failed: { ref: string; intentRef: string; reason: string }): Promise<boolean> {
+  const [refund] = await db.select().from(refunds).where(eq(refunds.providerRef, failed.ref));
+  if (!refund) return false;
+  return db.transaction(async (tx) => {
+    const order = await lockOrderOrThrow(tx, refund.orderId);
+    const [current] = await tx.select().from(refunds).where(eq(refunds.id, refund.id)).for("update");
+    if (current?.status === "failed") return true;
+    const now = clock.now();
+    await tx.update(refunds).set({ status: "failed" }).where(eq(refunds.id, refund.id));
+    const note = `refund ${failed.ref} failed at the payment processor (${failed.reason}): the buyer has not been paid back; refund again or contact the buyer`;
+    const moved = await tx
+      .transaction(async (inner) => {
+        await move(inner, order.status, order.id, "refund_failed", note);
+        await inner.update(payments).set({ status: "succeeded", updatedAt: now }).where(and(eq(payments.orderId, order.id), eq(payments.status, "refunded")));
+        await inner.update(domains).set({ status: "sold", updatedAt: now }).where(and(eq(domains.id, order.domainId), eq(domains.status, "listed")));
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return false; // another order holds the domain now
+        throw error;
+      });
+    if (!moved) {
+      await recordAudit(tx, { type: "system" }, {
+        action: "order.refund_failed",
+        targetType: "order",
+        targetId: order.id,
+        partnerId: order.partnerId,
+        environment: order.environment,
+        data: { note, domain_resold: true },
+      }, now);
     }
     return true;
   });

@@ -27,7 +27,8 @@ export type OrderAction =
   | "cancel"
   | "dispute_open"
   | "dispute_won"
-  | "dispute_lost";
+  | "dispute_lost"
+  | "refund_failed";
 
 interface Move {
   from: readonly OrderStatus[];
@@ -53,6 +54,8 @@ export const orderMoves: Record<OrderAction, Move> = {
   dispute_open: { from: ["PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS"], to: () => "MANUAL_REVIEW", event: "order.disputed" },
   dispute_won: { from: ["MANUAL_REVIEW"], to: (o) => (o.channel === "mor" ? "EXTERNALLY_PAID" : "PAID"), event: "order.dispute_won" },
   dispute_lost: { from: ["PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS", "TRANSFER_COMPLETED"], to: () => "REFUNDED", event: "order.refunded" },
+  // The processor could not complete a refund it had accepted: back to staff, the reason in the note.
+  refund_failed: { from: ["REFUNDED"], to: () => "MANUAL_REVIEW", event: "order.refund_failed" },
 };
 
 /** Pure: the status `action` leads to from `order`, or null when the move is illegal. */

@@ -11,6 +11,7 @@ export const eventTypes = [
   "order.refunded",
   "order.disputed",
   "order.dispute_won",
+  "order.refund_failed",
   "brokerage.case_completed",
   "payout.paid",
   "webhook_endpoint.disabled",
@@ -60,6 +61,11 @@ export const eventCatalog: Record<EventType, { description: string; sample: Reco
   "order.dispute_won": {
     description: "A dispute closed in the marketplace's favour: the order is PAID again and its commission released.",
     sample: { order: { ...sampleOrder, status: "PAID" } },
+  },
+  "order.refund_failed": {
+    description:
+      "The payment processor could not complete the refund of a hosted-checkout sale after accepting it: the order is back in MANUAL_REVIEW (the note says why) until staff resolve it.",
+    sample: { order: { ...sampleOrder, status: "MANUAL_REVIEW" } },
   },
   "brokerage.case_completed": {
     description: "A brokerage case closed with a deal.",

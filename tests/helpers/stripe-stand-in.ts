@@ -35,7 +35,8 @@ export interface StandInRefund {
   currency: string;
   payment_intent: string;
   charge: string | null;
-  status: "succeeded";
+  status: "succeeded" | "failed";
+  failure_reason?: string;
   created: number;
 }
 
@@ -139,6 +140,13 @@ export class StripeStandIn {
     const intent = this.mustIntent(intentId);
     Object.assign(intent, { status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined", message } });
     return intent;
+  }
+
+  /** The bank could not complete a refund Stripe had accepted (refund.failed follows). */
+  failRefund(refundId: string): StandInRefund {
+    const refund = this.refunds.get(refundId);
+    if (!refund) throw new Error(`stand-in has no refund ${refundId}`);
+    return Object.assign(refund, { status: "failed" as const, failure_reason: "expired_or_canceled_card" });
   }
 
   /** A signed Stripe event around `object`, as Stripe would POST it: the raw body and its Stripe-Signature header. */
@@ -319,7 +327,7 @@ export class StripeStandIn {
     if (intent.status !== "succeeded") {
       throw new StripeApiError(400, "invalid_request_error", `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, "charge_not_refundable");
     }
-    const refunded = [...this.refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + r.amount, 0);
+    const refunded = [...this.refunds.values()].filter((r) => r.payment_intent === intent.id && r.status !== "failed").reduce((sum, r) => sum + r.amount, 0);
     const amount = params.amount === undefined ? intent.amount - refunded : Number(params.amount);
     if (refunded + amount > intent.amount) {
       throw new StripeApiError(400, "invalid_request_error", `Charge ${intent.latest_charge} has already been refunded.`, "charge_already_refunded");

@@ -3,7 +3,7 @@ import { randomInt } from "node:crypto";
 import { after, afterEach, before, describe, it } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
-import { checkoutSessions, commissionLedger, events, orders, paymentDisputes, payments, processorEvents, refunds } from "@/db/schema";
+import { checkoutSessions, commissionLedger, domains, events, orders, paymentDisputes, payments, processorEvents, refunds } from "@/db/schema";
 import * as checkoutSessionRoute from "@/app/api/partner/v1/checkout-session/route";
 import * as webhookRoute from "@/app/api/payments/stripe/webhook/route";
 import { clock } from "@/server/clock";
@@ -277,6 +277,26 @@ describe("refunds and disputes through Stripe", () => {
     assert.equal(after?.status, "REFUNDED");
     const ledger = await getDb().select().from(commissionLedger).where(eq(commissionLedger.orderId, order.id));
     assert.deepEqual(ledger.map((l) => l.state), ["reversed"]);
+  });
+
+  it("a refund Stripe accepted and then could not complete puts the order back in manual review, once", async () => {
+    const { order, domain } = await paidSession();
+    const done = await refundOrder(getDb(), { orderId: order.id, actor: { type: "admin" } });
+    const refund = stripe.failRefund(done.refund.providerRef!);
+    assert.equal((await deliver("refund.failed", refund)).status, 200);
+    assert.equal((await deliver("refund.updated", refund)).status, 200); // the same news, another event
+    const [row] = await getDb().select().from(orders).where(eq(orders.id, order.id));
+    assert.equal(row?.status, "MANUAL_REVIEW");
+    const [failed] = await getDb().select().from(refunds).where(eq(refunds.id, done.refund.id));
+    assert.equal(failed?.status, "failed");
+    const events = (await eventsOf("order.refund_failed")).filter((e) => (e.data.order as { public_id: string }).public_id === order.id);
+    assert.equal(events.length, 1);
+    const [listing] = await getDb().select().from(domains).where(eq(domains.name, domain));
+    assert.equal(listing?.status, "sold");
+    // Staff refund again: a new refund through Stripe under a new key.
+    const again = await refundOrder(getDb(), { orderId: order.id, actor: { type: "admin" } });
+    assert.equal(again.refund.status, "succeeded");
+    assert.notEqual(again.refund.id, done.refund.id);
   });
 
   it("a dispute holds the order and commission; lost reverses it", async () => {
