@@ -130,7 +130,8 @@ export interface IntentProvider extends ProviderBase {
   createIntent(request: CreateIntentRequest): Promise<ProviderIntent>;
   retrieveIntent(ref: string): Promise<ProviderIntent>;
   /** Verifies a notification's signature and age; throws WebhookSignatureError. */
-  parseEvent(rawBody: string, signature: string | null, receivedAtMs: number): ProviderEvent;
+  /** The exact bytes received: the signature covers them, so they are never re-serialized. */
+  parseEvent(rawBody: string | Uint8Array, signature: string | null, receivedAtMs: number): ProviderEvent;
 }
 
 export type PaymentProvider = DirectProvider | IntentProvider;

@@ -71,7 +71,8 @@ function createStripeProvider(name: string, keys: StripeKeys, apiUrl: string | n
       let event: Stripe.Event;
       try {
         // The SDK's default tolerance (300 s); receivedAt from our clock so tests can move it.
-        event = stripe.webhooks.constructEvent(rawBody, signature, keys.webhookSecret, undefined, undefined, receivedAtMs);
+        const payload = typeof rawBody === "string" ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+        event = stripe.webhooks.constructEvent(payload, signature, keys.webhookSecret, undefined, undefined, receivedAtMs);
       } catch (error) {
         throw new WebhookSignatureError(error instanceof Error ? error.message : "invalid signature");
       }

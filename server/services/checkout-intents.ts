@@ -320,7 +320,7 @@ async function reconcileOne(db: Database, payment: PaymentRow, session: Checkout
  * Stripe's test mode), and acts on the event. A missing, wrong or stale
  * signature is 400 with nothing changed.
  */
-export async function receiveStripeWebhook(db: Database, rawBody: string, signature: string | null) {
+export async function receiveStripeWebhook(db: Database, rawBody: string | Uint8Array, signature: string | null) {
   const candidates = (["live", "sandbox"] as const)
     .map((environment) => {
       try {

@@ -1,6 +1,7 @@
 // POST /api/payments/stripe/webhook - Stripe's signed notifications: payments, disputes
 import { getDb } from "@/db/client";
 import { isAppError, AppError } from "@/server/errors";
+import { BODY_LIMITS, readBodyLimited } from "@/server/http/body";
 import { errorResponse, jsonResponse, requestIdFor } from "@/server/http/respond";
 import { methodsNotAllowed } from "@/server/http/partner-route";
 import { logError } from "@/server/log";
@@ -12,7 +13,9 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request) {
   const requestId = requestIdFor(request);
   try {
-    const body = await receiveStripeWebhook(getDb(), await request.text(), request.headers.get("stripe-signature"));
+    // Stripe's events are a few KiB; the partner API's 1 MiB cap is ample.
+    const raw = await readBodyLimited(request, BODY_LIMITS.partner);
+    const body = await receiveStripeWebhook(getDb(), raw, request.headers.get("stripe-signature"));
     return jsonResponse(body, 200, { "x-request-id": requestId });
   } catch (error) {
     if (isAppError(error)) return errorResponse(error, requestId, {}, error.status);
