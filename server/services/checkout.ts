@@ -309,6 +309,11 @@ type PaymentRow = typeof payments.$inferSelect;
 export async function payCheckoutSession(db: Database, input: PayCheckoutInput): Promise<PayOutcome> {
   const claims = verifyCheckoutToken(input.token);
   if (!claims) return { kind: "invalid" };
+  // Card details posted to a session that pays in the processor's own form (live, or Stripe test mode) are
+  // refused before they are even checked; nothing is stored or charged.
+  if (!acceptsCardDetails(claims.environment)) {
+    return { kind: "declined", code: "card_not_accepted", message: "This checkout takes card details only in the payment processor's secure form. Reload the page." };
+  }
   const problems = checkCard(input.card, clock.now());
   if (problems.length > 0) return { kind: "card_invalid", problems };
 
@@ -325,6 +330,14 @@ export async function payCheckoutSession(db: Database, input: PayCheckoutInput):
   });
   await payHooks.afterCharge?.(intent.id);
   return recordCharge(db, intent.id, charge);
+}
+
+function acceptsCardDetails(environment: Environment): boolean {
+  try {
+    return getPaymentProvider(environment).kind === "direct";
+  } catch {
+    return false; // live payments off
+  }
 }
 
 /** Card details reach only a direct provider (the sandbox's simulated one); live pays in Stripe's own fields. */

@@ -220,6 +220,16 @@ describe("the Stripe webhook records the sale once", () => {
     assert.equal(payment?.status, "pending");
   });
 
+  it("card details posted to a live session's server action are refused unread; nothing is charged or stored", async () => {
+    const { payCheckoutSession } = await import("@/server/services/checkout");
+    const { token, sessionId } = await createSession();
+    const outcome = await payCheckoutSession(getDb(), { token, buyer, card: { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123" } });
+    assert.equal(outcome.kind, "declined");
+    assert.equal(outcome.kind === "declined" && outcome.code, "card_not_accepted");
+    assert.equal((await getDb().select().from(payments).where(eq(payments.checkoutSessionId, sessionId))).length, 0);
+    assert.equal((await ordersOf(sessionId)).length, 0);
+  });
+
   it("other event types are acknowledged and ignored", async () => {
     const res = await deliver("customer.created", { id: "cus_123", object: "customer" });
     assert.equal(res.status, 200);
