@@ -3,7 +3,7 @@ import { Badge, Card, Code } from "@/components/ui";
 import { getDb } from "@/db/client";
 import { notFound } from "next/navigation";
 import { checkoutTokenStatus, getCheckoutView, returnUrlWithOrder, verifyCheckoutToken } from "@/server/services/checkout";
-import { intentProviderFor, openIntentPayment, type IntentPayment } from "@/server/services/checkout-intents";
+import { intentProviderFor, openIntentPayment, settleReturningIntent, type IntentPayment } from "@/server/services/checkout-intents";
 import { logError } from "@/server/log";
 import { CheckoutMessage, CheckoutShell } from "./checkout-shell";
 import { CheckoutForm } from "./checkout-form";
@@ -36,6 +36,15 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
     else if (status === 200) notFound();
   }
   let live: Live = null;
+  if (view.kind === "unavailable" || view.kind === "expired") {
+    // This buyer's own payment may have gone through just as the page closed: read it before saying "nothing was charged".
+    const status = await settleReturningIntent(getDb(), token).catch((error: unknown) => {
+      logError("checkout returning intent", error);
+      return null;
+    });
+    if (status === "succeeded") view = await getCheckoutView(getDb(), token);
+    else if (status === "processing") return <CheckoutShell>{processing(view.domain)}</CheckoutShell>;
+  }
   if (view.kind === "open") {
     const { session } = view;
     try {
@@ -52,6 +61,17 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Sea
     }
   }
   return <CheckoutShell>{render(view, typeof pt === "string" ? pt : "", live)}</CheckoutShell>;
+}
+
+function processing(domain: string) {
+  return (
+    <CheckoutMessage tone="warning" eyebrow="Payment processing" title="Your payment is being processed" testId="checkout-processing">
+      <p>
+        Your bank is confirming the payment for <strong className="text-ink">{domain}</strong>. This page updates when it is done; you can also reload it.
+      </p>
+      <meta httpEquiv="refresh" content="5" />
+    </CheckoutMessage>
+  );
 }
 
 /** The intent-based payment of an open page: null for the sandbox's own card form. */
@@ -110,14 +130,7 @@ function render(view: Awaited<ReturnType<typeof getCheckoutView>>, token: string
           </CheckoutMessage>
         );
       }
-      if (live?.payment.status === "processing") {
-        return (
-          <CheckoutMessage tone="warning" eyebrow="Payment processing" title="Your payment is being processed" testId="checkout-processing">
-            <p>Your bank is confirming the payment for <strong className="text-ink">{session.domain}</strong>. This page updates when it is done; you can also reload it.</p>
-            <meta httpEquiv="refresh" content="5" />
-          </CheckoutMessage>
-        );
-      }
+      if (live?.payment.status === "processing") return processing(session.domain);
       const price = formatMoney(session.salePriceCents, session.currency);
       const sandbox = session.environment === "sandbox";
       return (

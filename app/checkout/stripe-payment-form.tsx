@@ -60,7 +60,7 @@ export function StripePaymentForm(props: StripePaymentFormProps) {
       <div className="space-y-4">
         {declined}
         <div id="payment-element" data-testid="payment-element" className="min-h-24 rounded-lg border border-line p-4 text-sm text-muted">
-          {loaded.state === "loading" ? "Loading the secure card form…" : null}
+          {loaded.state === "loading" ? "Loading the secure card form…" : "The secure card form is unavailable."}
         </div>
         {loaded.state === "failed" ? (
           <Alert tone="danger" title="The card form could not load" data-testid="stripe-load-error">

@@ -95,6 +95,25 @@ export async function openIntentPayment(db: Database, session: CheckoutSessionRo
 }
 
 /**
+ * A page that is no longer open (sold to someone else, expired) may still
+ * have this buyer's payment in flight: Stripe redirects back here after a
+ * success the webhook has not brought yet. The session's intent is read on
+ * the server and a success recorded (for a sold name: refunded), so the page
+ * never tells a buyer who paid that nothing was charged. Null: no intent.
+ */
+export async function settleReturningIntent(db: Database, token: string | null): Promise<ProviderIntent["status"] | null> {
+  const claims = verifyCheckoutToken(token);
+  if (!claims) return null;
+  const [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, intentKey(claims.sessionId)));
+  if (!row?.providerRef || row.status !== "pending") return null;
+  const provider = getProviderByName(row.provider);
+  if (provider.kind !== "intent") return null;
+  const intent = await provider.retrieveIntent(row.providerRef);
+  if (intent.status === "succeeded") await settleIntent(db, intent);
+  return intent.status;
+}
+
+/**
  * Who is paying (email, name, country; never card details), saved on the
  * session's intent before the page confirms it with the processor.
  */

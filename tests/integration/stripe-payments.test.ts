@@ -265,6 +265,25 @@ describe("two buyers, one domain", () => {
   });
 });
 
+describe("two buyers, one domain: the later buyer returns before the webhook", () => {
+  it("the closed page reads the buyer's own intent, refunds it and says so instead of 'nothing was charged'", async () => {
+    const { settleReturningIntent } = await import("@/server/services/checkout-intents");
+    const domain = await listDomain();
+    const a = await createSession(domain);
+    const b = await createSession(domain);
+    await render(a.token);
+    await render(b.token);
+    await deliver("payment_intent.succeeded", stripe.succeed((await intentOf(a.sessionId)).providerRef!));
+    assert.equal((await getCheckoutView(getDb(), b.token)).kind, "unavailable"); // nothing of B's paid yet
+    assert.equal(await settleReturningIntent(getDb(), b.token), "requires_payment");
+    const intentB = stripe.succeed((await intentOf(b.sessionId)).providerRef!);
+    assert.equal(await settleReturningIntent(getDb(), b.token), "succeeded");
+    assert.equal((await getCheckoutView(getDb(), b.token)).kind, "refunded");
+    assert.equal([...stripe.refunds.values()].filter((r) => r.payment_intent === intentB.id).length, 1);
+    assert.equal(await settleReturningIntent(getDb(), b.token), null); // settled: nothing more to read
+  });
+});
+
 describe("refunds and disputes through Stripe", () => {
   it("a staff refund calls refunds.create once under our own key, and a retry after an outage never refunds twice", async () => {
     const { intent, order } = await paidSession();
