@@ -5,7 +5,8 @@ import { payments } from "@/db/schema";
 import { addDomain } from "@/server/services/inventory";
 import { createCredential, createPartner } from "@/server/services/partners";
 import { createPartnerClient, type PartnerClient } from "@/server/signing/client";
-import { e2eStripeUrl } from "../../tests/helpers/stripe-e2e-keys";
+import Stripe from "stripe";
+import { E2E_STRIPE_KEYS, e2eStripeUrl } from "../../tests/helpers/stripe-e2e-keys";
 
 // Live hosted checkout in Chromium, the app paying through a local stand-in of
 // Stripe's API (playwright.config.ts starts it): the page has no card input of
@@ -43,9 +44,17 @@ async function intentIdOf(sessionId: string): Promise<string> {
   return row!.providerRef!;
 }
 
-async function moveIntent(intentId: string, to: "succeed" | "decline" | "process") {
+async function moveIntent(intentId: string, to: "succeed" | "decline" | "process"): Promise<Record<string, unknown>> {
   const res = await fetch(`${e2eStripeUrl()}/__stand-in/payment_intents/${intentId}/${to}`, { method: "POST" });
   expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** An event as Stripe would POST it, signed with the app's webhook secret. */
+function signedEvent(type: string, object: Record<string, unknown>) {
+  const payload = JSON.stringify({ id: `evt_${Date.now()}${n}`, object: "event", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+  const header = new Stripe("sk_test_unused").webhooks.generateTestHeaderString({ payload, secret: E2E_STRIPE_KEYS.webhookSecret });
+  return { data: payload, headers: { "content-type": "application/json", "stripe-signature": header } };
 }
 
 test("the live page has no card input of its own, mounts the Payment Element container, and says when Stripe.js cannot load", async ({ page }) => {
@@ -101,4 +110,32 @@ test("the return page shows processing, failed and succeeded from the intent rea
   await expect(page.getByTestId("checkout-paid")).toBeVisible();
   await expect(page.getByTestId("order-id")).toHaveText(/^ord_/);
   await page.screenshot({ path: "test-results/live-checkout-paid.png", fullPage: true });
+});
+
+test("two buyers, one domain: the sale comes from Stripe's signed webhook, and the later payment's page says it was refunded", async ({ page, request }) => {
+  await page.route("https://js.stripe.com/**", (route) => route.abort("internetdisconnected"));
+  const first = await liveSession();
+  const domain = first.domain;
+  const res = await client.post<{ checkout_session_id: string; checkout_url: string }>("/api/partner/v1/checkout-session", { domain });
+  expect(res.status).toBe(201);
+  const secondUrl = new URL(res.body.checkout_url);
+  const second = { path: `${secondUrl.pathname}${secondUrl.search}`, sessionId: res.body.checkout_session_id };
+  await page.goto(first.path);
+  await page.goto(second.path);
+
+  // The first buyer pays; Stripe tells the service through the webhook.
+  const paid = await moveIntent(await intentIdOf(first.sessionId), "succeed");
+  const forged = signedEvent("payment_intent.succeeded", paid);
+  const refused = await request.post("/api/payments/stripe/webhook", { data: forged.data, headers: { ...forged.headers, "stripe-signature": "t=1,v1=00" } });
+  expect(refused.status()).toBe(400);
+  const delivered = await request.post("/api/payments/stripe/webhook", signedEvent("payment_intent.succeeded", paid));
+  expect(delivered.status(), await delivered.text()).toBe(200);
+  await page.goto(first.path);
+  await expect(page.getByTestId("checkout-paid")).toBeVisible();
+
+  // The second buyer's payment also went through; their return page explains the refund.
+  await moveIntent(await intentIdOf(second.sessionId), "succeed");
+  await page.goto(`${second.path}&redirect_status=succeeded`);
+  await expect(page.getByTestId("checkout-refunded")).toContainText("refunded in full");
+  await page.screenshot({ path: "test-results/live-checkout-refunded.png", fullPage: true });
 });
