@@ -284,6 +284,30 @@ describe("two buyers, one domain: the later buyer returns before the webhook", (
   });
 });
 
+describe("the refund of a name sold twice survives a Stripe outage", () => {
+  it("the webhook answers 500 (Stripe retries), the payment stays refunding, and the worker's pass refunds it once", async () => {
+    const { reconcilePaymentIntents } = await import("@/server/services/checkout");
+    const domain = await listDomain();
+    const a = await createSession(domain);
+    const b = await createSession(domain);
+    await render(a.token);
+    await render(b.token);
+    await deliver("payment_intent.succeeded", stripe.succeed((await intentOf(a.sessionId)).providerRef!));
+    const intentB = stripe.succeed((await intentOf(b.sessionId)).providerRef!);
+    stripe.failNext = 3; // refunds.create and the SDK's two retries
+    const failed = await deliver("payment_intent.succeeded", intentB);
+    assert.equal(failed.status, 500);
+    assert.equal((await intentOf(b.sessionId)).status, "refunding");
+    assert.equal([...stripe.refunds.values()].filter((r) => r.payment_intent === intentB.id).length, 0);
+    clock.advance(INTENT_STALE_MS + 1000);
+    await reconcilePaymentIntents(getDb());
+    assert.equal((await intentOf(b.sessionId)).status, "refunded");
+    await reconcilePaymentIntents(getDb());
+    assert.equal([...stripe.refunds.values()].filter((r) => r.payment_intent === intentB.id).length, 1);
+    assert.equal((await getDb().select().from(orders).where(eq(orders.domain, domain))).length, 1);
+  });
+});
+
 describe("refunds and disputes through Stripe", () => {
   it("a staff refund calls refunds.create once under our own key, and a retry after an outage never refunds twice", async () => {
     const { intent, order } = await paidSession();
