@@ -108,7 +108,7 @@ function render(view: Awaited<ReturnType<typeof getCheckoutView>>, token: string
         <CheckoutMessage tone="warning" eyebrow="Payment refunded" title={`${view.domain} was sold to someone else`} testId="checkout-refunded"
           action={view.cancelUrl ? { href: view.cancelUrl, label: "Back to the seller" } : { href: "/domains", label: "Browse other domains" }}>
           <p>Another buyer completed their payment for this domain a moment before yours went through.</p>
-          <p>Your payment has been refunded in full to the same card; banks usually show it within 5-10 business days.</p>
+          <p>Your payment is being refunded in full to the same card; banks usually show it within 5-10 business days.</p>
         </CheckoutMessage>
       );
     case "paid":
