@@ -21,6 +21,14 @@ const nextConfig = {
     const csp = (formAction) =>
       `frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'; object-src 'none'`;
     const redirectingForm = "'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*";
+    // Next's own scripts are same-origin plus inline bootstrap; development adds eval (fast refresh).
+    const ownScripts = process.env.NODE_ENV === "production" ? "'self' 'unsafe-inline'" : "'self' 'unsafe-inline' 'unsafe-eval'";
+    const stripeJs = "https://js.stripe.com https://*.js.stripe.com";
+    const stripeSources = [
+      `script-src ${ownScripts} ${stripeJs}`,
+      `frame-src ${stripeJs} https://hooks.stripe.com`,
+      "connect-src 'self' https://api.stripe.com",
+    ].join("; ");
     return [
       {
         source: "/:path*",
@@ -39,8 +47,10 @@ const nextConfig = {
         headers: [{ key: "Content-Security-Policy", value: csp("'self'") }],
       },
       {
+        // Hosted checkout loads Stripe.js and its Payment Element iframes, and nothing else
+        // from elsewhere (DECISIONS "Partner kinds"); no other page gains these sources.
         source: "/checkout",
-        headers: [{ key: "Content-Security-Policy", value: csp(redirectingForm) }],
+        headers: [{ key: "Content-Security-Policy", value: `${csp(redirectingForm)}; ${stripeSources}` }],
       },
       {
         // Nor may the consent page leak its query (codes, state).

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_STRIPE_KEYS, e2eStripeUrl } from "./tests/helpers/stripe-e2e-keys";
 
 // Browser tests against the built app, served by the same start script as
 // `npm start` (build if stale, migrate, seed demo data). `npm test -- e2e`
@@ -7,6 +8,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
+// Live hosted checkout pays through a local stand-in of Stripe's API (no internet here), next port up.
+const stripeStandInUrl = e2eStripeUrl();
 
 export default defineConfig({
   testDir: "e2e",
@@ -44,23 +47,38 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: "node --import tsx scripts/start.ts",
-    url: `${baseURL}/api/health`,
-    // A cold start may include `next build` on two cores.
-    timeout: 300_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(PORT),
-      APP_URL: baseURL,
-      NEXT_TELEMETRY_DISABLED: "1",
-      // The end-to-end webhook test receives deliveries on 127.0.0.1, quickly retried.
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s",
-      // The specs stand in for a proxy: each sends X-Forwarded-For to get a bucket of its own.
-      TRUST_PROXY_HOPS: "1",
+  webServer: [
+    {
+      command: "node --import tsx tests/helpers/stripe-stand-in-server.ts",
+      url: `${stripeStandInUrl}/__stand-in/health`,
+      timeout: 30_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { STRIPE_STAND_IN_PORT: new URL(stripeStandInUrl).port },
     },
-  },
+    {
+      command: "node --import tsx scripts/start.ts",
+      url: `${baseURL}/api/health`,
+      // A cold start may include `next build` on two cores.
+      timeout: 300_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(PORT),
+        APP_URL: baseURL,
+        NEXT_TELEMETRY_DISABLED: "1",
+        // The end-to-end webhook test receives deliveries on 127.0.0.1, quickly retried.
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s",
+        // The specs stand in for a proxy: each sends X-Forwarded-For to get a bucket of its own.
+        TRUST_PROXY_HOPS: "1",
+        STRIPE_SECRET_KEY: E2E_STRIPE_KEYS.secretKey,
+        STRIPE_PUBLISHABLE_KEY: E2E_STRIPE_KEYS.publishableKey,
+        STRIPE_WEBHOOK_SECRET: E2E_STRIPE_KEYS.webhookSecret,
+        STRIPE_API_URL: stripeStandInUrl,
+      },
+    },
+  ],
 });

@@ -11,7 +11,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 import { wordnetStats } from "@/server/search/wordnet";
 import { getDemoCredential, getExampleDomain, seedDemoData } from "@/db/seed";
-import { startBanner } from "@/server/cli/banner";
+import { paymentsLine, startBanner } from "@/server/cli/banner";
 import { spawnNext, spawnWebServer, staleBuildReason, waitForExit, waitForHealth } from "@/server/cli/next-build";
 import { deriveKey } from "@/server/crypto";
 import { EnvError, getEnv, type Env } from "@/server/env";
@@ -205,5 +205,6 @@ async function banner(): Promise<string> {
     demoHidden: env.SEED_DEMO && env.APP_ENV !== "development",
     database: env.DATABASE_URL ? "DATABASE_URL" : `embedded PostgreSQL, cluster ${embeddedClusterDir()}`,
     examplePrefix,
+    payments: paymentsLine(env.stripe),
   });
 }

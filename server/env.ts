@@ -39,9 +39,32 @@ const schema = z.object({
   /** The signing gate's in-process credential cache (server/http/credential-cache.ts); `false` reads every request. */
   CREDENTIAL_CACHE: bool(true),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
+  // Live hosted checkout through Stripe (DECISIONS "Partner kinds"): all three, or none (live payments off).
+  STRIPE_SECRET_KEY: stripeKey(/^(sk|rk)_(live|test)_[0-9A-Za-z_]+$/, "a Stripe secret key (sk_live_..., or rk_live_... restricted)"),
+  STRIPE_PUBLISHABLE_KEY: stripeKey(/^pk_(live|test)_[0-9A-Za-z_]+$/, "a Stripe publishable key (pk_live_...)"),
+  STRIPE_WEBHOOK_SECRET: stripeKey(/^whsec_[0-9A-Za-z_+/=]+$/, "a Stripe webhook signing secret (whsec_...)"),
+  // The same for sandbox checkout in Stripe's test mode (else the built-in simulated processor).
+  STRIPE_TEST_SECRET_KEY: stripeKey(/^(sk|rk)_test_[0-9A-Za-z_]+$/, "a Stripe test-mode secret key (sk_test_...)"),
+  STRIPE_TEST_PUBLISHABLE_KEY: stripeKey(/^pk_test_[0-9A-Za-z_]+$/, "a Stripe test-mode publishable key (pk_test_...)"),
+  STRIPE_TEST_WEBHOOK_SECRET: stripeKey(/^whsec_[0-9A-Za-z_+/=]+$/, "a Stripe webhook signing secret (whsec_...)"),
+  /** Another host for the Stripe API (tests: a local stand-in); unset means Stripe itself. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
-export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY" | "APP_ENV" | "SEED_DEMO"> & {
+function stripeKey(pattern: RegExp, what: string) {
+  return z.string().regex(pattern, `must be ${what}`).optional();
+}
+
+/** One Stripe account's keys (live, or the test mode sandbox checkout may use). */
+export interface StripeKeys {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
+type StripeSetting = `STRIPE_${string}`;
+
+export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY" | "APP_ENV" | "SEED_DEMO" | StripeSetting> & {
   APP_ENV: "development" | "production";
   /** Demo data: on in development, off in production unless SEED_DEMO=true forces it. */
   SEED_DEMO: boolean;
@@ -50,6 +73,14 @@ export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_K
   SECRET_KEY: string;
   /** Absolute path of DATA_DIR. */
   dataDir: string;
+  stripe: {
+    /** Null: live payments are off (POST /checkout-session with a live key answers payments_unavailable). */
+    live: StripeKeys | null;
+    /** Null: sandbox checkout uses the built-in simulated processor. */
+    test: StripeKeys | null;
+    /** Null: api.stripe.com. */
+    apiUrl: string | null;
+  };
 };
 
 export class EnvError extends Error {
@@ -82,6 +113,17 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   if (appEnv === "production" && env.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     throw new EnvError("Invalid settings:\n  WEBHOOK_ALLOW_PRIVATE_TARGETS: refused in production (webhooks would reach private networks)");
   }
+  const stripe = {
+    live: stripeKeys(env, "STRIPE_"),
+    test: stripeKeys(env, "STRIPE_TEST_"),
+    apiUrl: env.STRIPE_API_URL?.replace(/\/+$/, "") ?? null,
+  };
+  if (appEnv === "production" && stripe.live && !/^(sk|rk)_live_/.test(stripe.live.secretKey)) {
+    throw new EnvError("Invalid settings:\n  STRIPE_SECRET_KEY: a test-mode key cannot take live payments in production; use an sk_live_ key");
+  }
+  if (appEnv === "production" && stripe.live && !stripe.live.publishableKey.startsWith("pk_live_")) {
+    throw new EnvError("Invalid settings:\n  STRIPE_PUBLISHABLE_KEY: a test-mode key cannot take live payments in production; use a pk_live_ key");
+  }
   const seedDemo = env.SEED_DEMO === undefined ? appEnv !== "production" : env.SEED_DEMO === "true" || env.SEED_DEMO === "1";
   const dataDir = path.resolve(env.DATA_DIR);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -94,7 +136,26 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
     MCP_URL: mcpUrl,
     SECRET_KEY: env.SECRET_KEY ?? loadOrCreateSecretKey(dataDir, appEnv),
     dataDir,
+    stripe,
   };
+}
+
+type Parsed = z.infer<typeof schema>;
+
+/** All three settings of one prefix, or none of them; half a configuration refuses to start. */
+function stripeKeys(env: Parsed, prefix: "STRIPE_" | "STRIPE_TEST_"): StripeKeys | null {
+  const names = [`${prefix}SECRET_KEY`, `${prefix}PUBLISHABLE_KEY`, `${prefix}WEBHOOK_SECRET`] as const;
+  const values = names.map((name) => env[name as keyof Parsed] as string | undefined);
+  const missing = names.filter((_, i) => values[i] === undefined);
+  if (missing.length === names.length) return null;
+  if (missing.length > 0) {
+    throw new EnvError(`Invalid settings:\n  ${missing.join(", ")}: missing; set ${names.join(", ")} together to turn Stripe payments on, or none of them`);
+  }
+  const [secretKey, publishableKey, webhookSecret] = values as [string, string, string];
+  if (secretKey.includes("_test_") !== publishableKey.includes("_test_")) {
+    throw new EnvError(`Invalid settings:\n  ${names[1]}: its mode (live or test) differs from ${names[0]}'s`);
+  }
+  return { secretKey, publishableKey, webhookSecret };
 }
 
 function loadOrCreateSecretKey(dataDir: string, nodeEnv: string): string {

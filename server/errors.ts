@@ -22,6 +22,8 @@ export const errorCodes = {
   quote_expired: { status: 422, trpc: "UNPROCESSABLE_CONTENT" },
   rate_limited: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   internal_error: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
+  /** Live payments are not configured (no STRIPE_* settings): nothing that would take money is created. */
+  payments_unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { parseExpiry } from "@/server/payments/card";
 import { payCheckoutSession, returnUrlWithOrder } from "@/server/services/checkout";
+import { saveIntentBuyer } from "@/server/services/checkout-intents";
 import { countryCodes } from "./format";
 import { retryInWords, takePayAttempt } from "@/server/http/abuse-limits";
 import { clientIp } from "@/server/http/client-ip";
@@ -76,4 +77,29 @@ export async function payAction(previous: PayState, form: FormData): Promise<Pay
 
 function checkoutPage(token: string): string {
   return `/checkout?pt=${encodeURIComponent(token)}`;
+}
+
+export interface BuyerState {
+  ok?: boolean;
+  error?: string;
+  fieldErrors?: Partial<Record<"email" | "name" | "country", string>>;
+}
+
+/**
+ * Before the live form confirms payment with Stripe: who is paying (never card
+ * details, which go only into Stripe's iframes), saved on the session's intent.
+ */
+export async function saveBuyerAction(token: string, values: { email: string; name: string; country: string }): Promise<BuyerState> {
+  const buyer = buyerSchema.safeParse({ email: values.email.trim(), name: values.name.trim(), country: values.country });
+  if (!buyer.success) {
+    const fieldErrors: BuyerState["fieldErrors"] = {};
+    for (const issue of buyer.error.issues) fieldErrors[issue.path[0] as "email" | "name" | "country"] ??= issue.message;
+    return { error: "Check the highlighted fields and try again.", fieldErrors };
+  }
+  const db = getDb();
+  const limited = await takePayAttempt(db, token, clientIp(await headers()));
+  if (!limited.allowed) return { error: `Too many payment attempts. ${retryInWords(limited.retryAfterSeconds)} No payment was taken.` };
+  const saved = await saveIntentBuyer(db, token, buyer.data);
+  if (saved === "closed") return { error: "This checkout can no longer be paid. Reload the page to see why." };
+  return { ok: true };
 }

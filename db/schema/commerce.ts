@@ -192,5 +192,40 @@ export const payments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index().on(t.checkoutSessionId), index("payments_pending").on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+  (t) => [
+    index().on(t.checkoutSessionId),
+    index("payments_pending").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    // Processor notifications name the intent (Stripe's pi_...): found by it.
+    index("payments_provider_ref").on(t.provider, t.providerRef),
+  ],
+);
+
+/**
+ * Processor notifications already handled (Stripe event ids): a redelivery is
+ * acknowledged without acting again. The intent or dispute row is the second
+ * guard, so two concurrent first deliveries still act once.
+ */
+export const processorEvents = pgTable("processor_events", {
+  id: text().primaryKey(),
+  provider: text().notNull(),
+  type: text().notNull(),
+  receivedAt: createdAt(),
+});
+
+/** A chargeback of a hosted-checkout sale (Stripe's dp_...), its order held until it closes. */
+export const paymentDisputes = pgTable(
+  "payment_disputes",
+  {
+    id: text().primaryKey(), // the processor's dispute id
+    provider: text().notNull(),
+    paymentId: text()
+      .notNull()
+      .references(() => payments.id),
+    orderId: text().notNull(),
+    status: text().notNull(), // open | won | lost
+    reason: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.orderId)],
 );

@@ -1,5 +1,5 @@
 import { boolean, date, index, integer, pgEnum, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, currency, environment, money, updatedAt } from "./columns";
+import { at, createdAt, currency, environment, money, updatedAt } from "./columns";
 import { partners } from "./partners";
 
 export const linkType = pgEnum("link_type", ["generic", "domain", "product"]);
@@ -84,6 +84,8 @@ export const commissionLedger = pgTable(
     amountCents: money().notNull(),
     currency: currency(),
     payoutId: text(),
+    /** Set while a dispute of the order is open: not settled nor paid out until it is released. */
+    heldAt: at(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -15,6 +15,16 @@ export interface BannerInput {
   database: string;
   /** Settings the example command needs in another terminal, e.g. DATA_DIR=/tmp/x. */
   examplePrefix: string;
+  /** Which processors hosted checkout pays through (paymentsLine). */
+  payments?: string;
+}
+
+/** The banner's payments line: live on or off, and what the sandbox uses. */
+export function paymentsLine(stripe: { live: { secretKey: string } | null; test: object | null; apiUrl: string | null }): string {
+  const live = stripe.live
+    ? `live payments on (Stripe${stripe.live.secretKey.includes("_test_") ? ", test-mode key" : ""}${stripe.apiUrl ? ` at ${stripe.apiUrl}` : ""})`
+    : "live payments OFF: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET to take real payments";
+  return `${live}; sandbox checkout: ${stripe.test ? "Stripe test mode" : "built-in simulated processor"}`;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -26,6 +36,7 @@ export function startBanner(input: BannerInput): string {
     ` Partner Domain Marketplace is ready at ${input.appUrl}   (started in ${seconds(input.startedInMs)})`,
     `   ${input.timings.map(([step, ms]) => `${step} ${seconds(ms)}`).join(", ")}`,
     `   database: ${input.database}`,
+    ...(input.payments ? [`   payments: ${input.payments}`] : []),
     "",
   ];
   if (input.demo) {

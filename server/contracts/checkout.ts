@@ -61,15 +61,19 @@ export const createCheckoutSessionEndpoint = defineEndpoint({
     "(the buyer has paid; clearing the review returns it to `PAID`), still with `order.paid`.\n\n" +
     "Sandbox sessions use test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined " +
     "(`card_declined`), 4000 0000 0000 9995 is declined (`insufficient_funds`); any future expiry and any 3-digit " +
-    "CVC. Live hosted checkout needs a configured payment processor.\n\n" +
+    "CVC. Live sessions pay through Stripe: the hosted page collects the card in Stripe's Payment Element (card data " +
+    "never reaches the service), one PaymentIntent per session, and the sale is recorded from Stripe's signed webhook " +
+    "(POST /api/payments/stripe/webhook). Two buyers may pay for one domain at once: the first payment to succeed " +
+    "buys it, a later one is refunded automatically and its page says why.\n\n" +
     "404 `not_found`: the domain is not listed in the credential's environment. 409 `conflict`: already sold, or " +
-    "held by an order or by another partner's unexpired quote.",
+    "held by an order or by another partner's unexpired quote. 503 `payments_unavailable`: a live key, and live " +
+    "payments are not configured on the service (no Stripe settings); nothing is created.",
   scopes: ["embed"],
   rateClass: "write",
   body: createCheckoutSessionBody,
   response: checkoutSessionSchema,
   successStatus: 201,
-  errors: ["validation_error", "not_found", "conflict"],
+  errors: ["validation_error", "not_found", "conflict", "payments_unavailable"],
 });
 
 export const checkoutContracts = [createCheckoutSessionEndpoint] as const;

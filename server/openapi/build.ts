@@ -42,6 +42,7 @@ export const OPENAPI_PATH = "/api/partner/v1/openapi.json";
 const tagDescriptions: Record<string, string> = {
   Discovery: "Search the inventory, read one domain, check availability and prices. Scope `search`, rate class `search`.",
   Meta: "The API reference itself.",
+  Payments: "Notifications from the payment processor (Stripe) that hosted checkout pays through. Not for partners: authenticated by Stripe's signature.",
 };
 
 const securitySchemes: Record<string, Json> = {
@@ -304,6 +305,51 @@ function openApiOperation(): Json {
   };
 }
 
+/** Stripe's signed notifications (not a partner operation: Stripe-Signature, not the service's signature). */
+export const STRIPE_WEBHOOK_PATH = "/api/payments/stripe/webhook";
+
+function stripeWebhookOperation(): Json {
+  return {
+    operationId: "receiveStripeWebhook",
+    tags: ["Payments"],
+    summary: "Stripe's event notifications (hosted checkout payments and disputes)",
+    description:
+      "Called by Stripe, never by partners. The raw body is verified with the Stripe SDK's `webhooks.constructEvent` against " +
+      "`STRIPE_WEBHOOK_SECRET` (then `STRIPE_TEST_WEBHOOK_SECRET`, for sandbox checkout on Stripe's test mode) and the SDK's default " +
+      "tolerance of 300 s; a missing, wrong or stale `Stripe-Signature` is 400 `validation_error` and changes nothing.\n\n" +
+      "Handled: `payment_intent.succeeded` records the checkout session's order (PAID, or MANUAL_REVIEW above the risk threshold; " +
+      "commission, referral attribution, `order.paid` event) exactly once per intent, however often and in whatever order Stripe " +
+      "delivers it (deduplicated by event id and by intent); a success for a domain sold meanwhile is refunded through Stripe. " +
+      "`payment_intent.payment_failed` records nothing (the buyer may try again on the same intent). `charge.dispute.created` holds " +
+      "the order in MANUAL_REVIEW and the partner's commission (`order.disputed`); `charge.dispute.closed` won releases both " +
+      "(`order.dispute_won`), lost reverses the sale (REFUNDED, commission reversed, `order.refunded`). Every other type: 200, ignored.\n\n" +
+      "503 `payments_unavailable` when no Stripe settings are configured; 500 when the event could not be processed (Stripe retries).",
+    security: [],
+    parameters: [{ name: "Stripe-Signature", in: "header", required: true, schema: { type: "string" }, description: "`t=<unix seconds>,v1=<hex HMAC-SHA256>`, as Stripe signs." }],
+    requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "A Stripe Event object, verified on its raw bytes." } } } },
+    responses: {
+      "200": {
+        description: "Acknowledged: handled, a duplicate of an event already handled, or a type the service ignores.",
+        headers: { "X-Request-Id": headerRef("X-Request-Id") },
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["received", "event_id", "result"],
+              properties: {
+                received: { const: true },
+                event_id: { type: "string" },
+                result: { enum: ["handled", "duplicate", "ignored"] },
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses(["validation_error", "payments_unavailable", "internal_error"]),
+    },
+  };
+}
+
 export function buildOpenApiDocument(options: BuildOptions): OpenApiDocument {
   const collector = new SchemaCollector();
   collector.convert(errorBodySchema, "output"); // components.schemas.Error, referenced by every error response
@@ -318,9 +364,10 @@ export function buildOpenApiDocument(options: BuildOptions): OpenApiDocument {
     item[method] = operationFor(collector, contract);
   }
   paths[OPENAPI_PATH] = { get: openApiOperation() };
+  paths[STRIPE_WEBHOOK_PATH] = { post: stripeWebhookOperation() };
   const webhooks = webhookOperations((schema) => collector.convert(schema, "output"));
 
-  const tagNames = [...new Set([...options.contracts.map((c) => c.tag), "Meta"])];
+  const tagNames = [...new Set([...options.contracts.map((c) => c.tag), "Meta", "Payments"])];
   return {
     openapi: "3.1.0",
     info: { title: "Partner Domain Marketplace API", version: options.version ?? API_VERSION, description: apiDescription },

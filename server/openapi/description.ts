@@ -120,7 +120,9 @@ and \`missing_idempotency_key\`; 401 for the signature codes above; 403 \`forbid
 404 \`not_found\` (also any unknown path under the API, and another partner's object, whose
 existence is never revealed); 405 \`method_not_allowed\` (with \`Allow\`); 409 \`conflict\`;
 413 \`payload_too_large\` (bodies over 1 MiB); 422 \`price_mismatch\`, \`quote_expired\`;
-429 \`rate_limited\`; 500 \`internal_error\` (retry with exponential back-off).
+429 \`rate_limited\`; 500 \`internal_error\` (retry with exponential back-off); 503
+\`payments_unavailable\` (POST /checkout-session with a live key while the service has no live
+payment processor configured; nothing was created).
 
 Every response carries \`X-Request-Id\`: a well-formed incoming \`X-Request-Id\`
 (\`[A-Za-z0-9._:-]\`, 1-128 characters) is echoed, otherwise one is generated.

@@ -5,7 +5,7 @@ import { sandboxProcessorCharges } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { sha256Hex } from "@/server/crypto";
 import { cardDigits, checkCard } from "./card";
-import type { ChargeFailureCode, ChargeRequest, ChargeResult, PaymentProvider, RefundRequest } from "./provider";
+import type { ChargeFailureCode, ChargeRequest, ChargeResult, DirectProvider, RefundRequest } from "./provider";
 
 // A card processor's test mode, in process. Test numbers:
 //   4242 4242 4242 4242, 5555 5555 5555 4444  succeed
@@ -51,8 +51,9 @@ function resultOf(row: LedgerRow): ChargeResult {
     : { status: "declined", providerRef: row.ref, failureCode: (row.failureCode ?? "card_declined") as ChargeFailureCode, message: row.message ?? undefined, last4: row.last4 };
 }
 
-export const sandboxProvider: PaymentProvider = {
+export const sandboxProvider: DirectProvider = {
   name: "sandbox",
+  kind: "direct",
 
   async charge(request) {
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {

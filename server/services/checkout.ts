@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database, Db, Transaction } from "@/db/client";
 import { checkoutSessions, commissionLedger, domains, orders, orderTimeline, partners, payments, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
@@ -9,7 +9,8 @@ import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { encodeSignedToken, offerClaims, openSignedToken, readOfferClaims, type OfferClaims } from "@/server/signed-token";
 import { checkCard, type CardProblem } from "@/server/payments/card";
-import { getPaymentProvider, type CardInput, type ChargeResult } from "@/server/payments/provider";
+import { getPaymentProvider, getProviderByName, livePaymentsEnabled, livePaymentsOff, type CardInput, type ChargeResult, type DirectProvider } from "@/server/payments/provider";
+import { sandboxProvider } from "@/server/payments/sandbox";
 import { getDomainDetails } from "./discovery";
 import { recordEvent } from "./events";
 import { normalizeDomainName } from "./inventory";
@@ -110,6 +111,8 @@ export interface CreatedCheckoutSession {
 
 /** 404 when unlisted, 409 when sold or held for someone else; the session itself holds nothing. */
 export async function createCheckoutSession(db: Db, input: CreateCheckoutSessionInput): Promise<CreatedCheckoutSession> {
+  // A live link nobody could pay would be a broken promise to the buyer: refuse it before anything is written.
+  if (input.environment === "live" && !livePaymentsEnabled()) throw livePaymentsOff();
   const name = normalizeDomainName(input.domain);
   const listing = await getDomainDetails(db, { environment: input.environment, partnerId: input.partnerId ?? "", domain: name });
   if (listing.status === "sold") throw new AppError("conflict", `${name} is already sold`);
@@ -185,6 +188,8 @@ export type CheckoutView =
   | { kind: "expired"; domain: string; cancelUrl: string | null }
   | { kind: "paid"; orderId: string; domain: string; returnUrl: string | null }
   | { kind: "unavailable"; domain: string; cancelUrl: string | null }
+  /** This buyer paid, but someone else bought the domain first: the payment was given back. */
+  | { kind: "refunded"; domain: string; cancelUrl: string | null }
   | {
       kind: "open";
       session: CheckoutSessionRow;
@@ -210,11 +215,18 @@ export async function getCheckoutView(db: Db, token: string | undefined | null):
     .select({ held: sql<boolean>`${heldSql(session)}` })
     .from(domains)
     .where(eq(domains.id, session.domainId));
-  if (!listing || listing.held) return { kind: "unavailable", domain: session.domain, cancelUrl: session.cancelUrl };
+  if (!listing || listing.held) {
+    const [given] = await db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.checkoutSessionId, session.id), inArray(payments.status, ["refunding", "refunded"]), isNull(payments.orderId)))
+      .limit(1);
+    return { kind: given ? "refunded" : "unavailable", domain: session.domain, cancelUrl: session.cancelUrl };
+  }
   return { kind: "open", session, partnerName: found.partnerName, buyerEmail: claims.buyerEmail };
 }
 
-function matches(session: CheckoutSessionRow, claims: CheckoutClaims): boolean {
+export function matches(session: CheckoutSessionRow, claims: CheckoutClaims): boolean {
   return (
     session.partnerId === claims.partnerId &&
     session.environment === claims.environment &&
@@ -226,7 +238,7 @@ function matches(session: CheckoutSessionRow, claims: CheckoutClaims): boolean {
 }
 
 /** Completed and expired sessions answer before anything else is looked at. */
-function stateOf(session: CheckoutSessionRow): Extract<CheckoutView, { kind: "paid" | "expired" }> | null {
+export function stateOf(session: CheckoutSessionRow): Extract<CheckoutView, { kind: "paid" | "expired" }> | null {
   if (session.status === "completed" && session.orderId) {
     return { kind: "paid", orderId: session.orderId, domain: session.domain, returnUrl: session.returnUrl };
   }
@@ -297,13 +309,18 @@ type PaymentRow = typeof payments.$inferSelect;
 export async function payCheckoutSession(db: Database, input: PayCheckoutInput): Promise<PayOutcome> {
   const claims = verifyCheckoutToken(input.token);
   if (!claims) return { kind: "invalid" };
+  // Card details posted to a session that pays in the processor's own form (live, or Stripe test mode) are
+  // refused before they are even checked; nothing is stored or charged.
+  if (!acceptsCardDetails(claims.environment)) {
+    return { kind: "declined", code: "card_not_accepted", message: "This checkout takes card details only in the payment processor's secure form. Reload the page." };
+  }
   const problems = checkCard(input.card, clock.now());
   if (problems.length > 0) return { kind: "card_invalid", problems };
 
   const claimed = await claimIntent(db, claims, input.buyer);
   if (claimed.kind !== "claimed") return claimed.outcome;
   const { intent, session } = claimed;
-  const provider = getPaymentProvider(session.environment);
+  const provider = directProvider(session.environment);
   const charge = await provider.charge({
     amountCents: intent.amountCents,
     currency: intent.currency,
@@ -313,6 +330,21 @@ export async function payCheckoutSession(db: Database, input: PayCheckoutInput):
   });
   await payHooks.afterCharge?.(intent.id);
   return recordCharge(db, intent.id, charge);
+}
+
+function acceptsCardDetails(environment: Environment): boolean {
+  try {
+    return getPaymentProvider(environment).kind === "direct";
+  } catch {
+    return false; // live payments off
+  }
+}
+
+/** Card details reach only a direct provider (the sandbox's simulated one); live pays in Stripe's own fields. */
+function directProvider(environment: Environment): DirectProvider {
+  const provider = getPaymentProvider(environment);
+  if (provider.kind !== "direct") throw new AppError("conflict", "this checkout takes card details in the payment processor's own form only");
+  return provider;
 }
 
 type Claim =
@@ -341,7 +373,7 @@ async function claimIntent(db: Database, claims: CheckoutClaims, buyer: BuyerInp
         id,
         checkoutSessionId: session.id,
         environment: session.environment,
-        provider: getPaymentProvider(session.environment).name,
+        provider: directProvider(session.environment).name,
         idempotencyKey: `${session.id}:${id}`,
         amountCents: session.salePriceCents,
         currency: session.currency,
@@ -363,10 +395,13 @@ async function isHeld(tx: Transaction, session: CheckoutSessionRow): Promise<boo
 }
 
 /**
- * Step 3, also the reconciler's: the processor's answer for an intent, recorded
- * once. A charge that succeeded for a name sold meanwhile is refunded at once.
+ * Step 3, also the reconciler's and the processor webhook's: the processor's
+ * answer for an intent, recorded once (the intent row is locked; only a
+ * pending or failed intent is recorded). A charge that succeeded for a name
+ * sold meanwhile is refunded at once: the intent is `refunding` until the
+ * processor confirms, and the reconciler retries a refund that failed.
  */
-async function recordCharge(db: Database, intentId: string, charge: ChargeResult): Promise<PayOutcome> {
+export async function recordCharge(db: Database, intentId: string, charge: ChargeResult): Promise<PayOutcome> {
   const outcome = await db
     .transaction(async (tx): Promise<PayOutcome | { kind: "refund"; intent: PaymentRow; session: CheckoutSessionRow }> => {
       const [intent] = await tx.select().from(payments).where(eq(payments.id, intentId)).for("update");
@@ -383,17 +418,17 @@ async function recordCharge(db: Database, intentId: string, charge: ChargeResult
         return { kind: "declined", code, message: charge.message ?? "Your card was declined." };
       }
       if (stateOf(session)?.kind === "paid" || (await isHeld(tx, session))) {
-        await tx.update(payments).set({ ...common, status: "succeeded" }).where(eq(payments.id, intent.id));
+        await tx.update(payments).set({ ...common, status: "refunding" }).where(eq(payments.id, intent.id));
         return { kind: "refund", intent: { ...intent, providerRef: charge.providerRef }, session };
       }
-      const buyer = (intent.data as { buyer: BuyerInput }).buyer;
+      const buyer = (intent.data as { buyer?: BuyerInput }).buyer ?? { email: "", name: "", country: "" };
       // A savepoint: another writer path taking the listing first (a unique violation) must not lose the money.
       const order = await tx.transaction((inner) => recordPaidOrder(inner, session, buyer, now)).catch((error: unknown) => {
         if (isUniqueViolation(error)) return null;
         throw error;
       });
       if (!order) {
-        await tx.update(payments).set({ ...common, status: "succeeded" }).where(eq(payments.id, intent.id));
+        await tx.update(payments).set({ ...common, status: "refunding" }).where(eq(payments.id, intent.id));
         return { kind: "refund", intent: { ...intent, providerRef: charge.providerRef }, session };
       }
       await tx.update(payments).set({ ...common, status: "succeeded", orderId: order.id }).where(eq(payments.id, intent.id));
@@ -401,43 +436,67 @@ async function recordCharge(db: Database, intentId: string, charge: ChargeResult
     });
   if (outcome.kind !== "refund") return outcome;
   // Charged for a name that was sold or reserved between claim and record: give the money back.
-  const refund = await getPaymentProvider(outcome.session.environment).refund({
-    providerRef: outcome.intent.providerRef!,
-    amountCents: outcome.intent.amountCents,
-    idempotencyKey: `${outcome.intent.idempotencyKey}:refund`,
+  await refundUnsold(db, outcome.intent.id);
+  return { kind: "refunded", domain: outcome.session.domain, cancelUrl: outcome.session.cancelUrl };
+}
+
+/**
+ * Refunds a `refunding` intent (paid for a name someone else bought first)
+ * under a key derived from the intent, so a retry never refunds twice.
+ */
+export async function refundUnsold(db: Database, intentId: string): Promise<void> {
+  const [intent] = await db.select().from(payments).where(eq(payments.id, intentId));
+  if (!intent?.providerRef || intent.status !== "refunding") return;
+  const refund = await getProviderByName(intent.provider).refund({
+    providerRef: intent.providerRef,
+    amountCents: intent.amountCents,
+    idempotencyKey: `${intent.idempotencyKey}:refund`,
   });
   await db
     .update(payments)
-    .set({ status: "refunded", data: { ...(outcome.intent.data as object), refund_ref: refund.providerRef }, updatedAt: clock.now() })
-    .where(eq(payments.id, outcome.intent.id));
-  return { kind: "unavailable", domain: outcome.session.domain, cancelUrl: outcome.session.cancelUrl };
+    .set({ status: "refunded", data: { ...(intent.data as object), refund_ref: refund.providerRef, refund_reason: "domain_sold" }, updatedAt: clock.now() })
+    .where(and(eq(payments.id, intent.id), eq(payments.status, "refunding")));
 }
 
 /** What an intent another path already recorded means for this caller. */
 async function answered(intent: PaymentRow, session: CheckoutSessionRow): Promise<PayOutcome> {
   if (intent.status === "declined") return { kind: "declined", code: intent.failureCode ?? "card_declined", message: "Your card was declined." };
   if (intent.status === "succeeded" && session.orderId) return stateOf(session) ?? { kind: "invalid" };
+  if ((intent.status === "refunding" || intent.status === "refunded") && !intent.orderId) {
+    return { kind: "refunded", domain: session.domain, cancelUrl: session.cancelUrl };
+  }
   return { kind: "unavailable", domain: session.domain, cancelUrl: session.cancelUrl };
 }
 
 /**
- * Finishes intents left `pending` past INTENT_STALE_MS (the process died
- * between charging and recording): the processor is asked what it did under
- * the intent's key; no charge means none was made and the intent is marked
- * failed. Run by the worker every minute; one runner at a time.
+ * Finishes direct charges left `pending` past INTENT_STALE_MS (the process
+ * died between charging and recording): the processor is asked what it did
+ * under the intent's key; no charge means none was made and the intent is
+ * marked failed. Also retries refunds left `refunding`, of any processor.
+ * Intent-based payments (Stripe) are reconciled by checkout-intents.ts. Run by
+ * the worker every minute; one runner at a time.
  */
 export async function reconcilePaymentIntents(db: Database, options: { limit?: number } = {}): Promise<{ recorded: number; abandoned: number }> {
   const stale = new Date(clock.nowMs() - INTENT_STALE_MS).toISOString();
   const rows = await db
     .select()
     .from(payments)
-    .where(and(eq(payments.status, "pending"), sql`${payments.createdAt} < ${stale}::timestamptz`))
-    .orderBy(payments.createdAt)
+    .where(
+      and(
+        sql`(${payments.status} = 'refunding' or (${payments.status} = 'pending' and ${payments.provider} = ${sandboxProvider.name}))`,
+        sql`${payments.updatedAt} < ${stale}::timestamptz`,
+      ),
+    )
+    .orderBy(payments.updatedAt)
     .limit(options.limit ?? 100);
   let recorded = 0;
   let abandoned = 0;
   for (const intent of rows) {
-    const charge = await getPaymentProvider(intent.environment).lookup(intent.idempotencyKey);
+    if (intent.status === "refunding") {
+      await refundUnsold(db, intent.id);
+      continue;
+    }
+    const charge = await sandboxProvider.lookup(intent.idempotencyKey);
     if (charge) {
       await recordCharge(db, intent.id, charge);
       recorded++;

@@ -1,6 +1,7 @@
 import type { Database } from "@/db/client";
 import { describeError } from "@/server/log";
 import { reconcilePaymentIntents } from "./checkout";
+import { reconcileIntentPayments } from "./checkout-intents";
 import { pruneExpired } from "./prune";
 
 // Periodic chores the worker runs beside webhook delivery: finishing payment
@@ -28,7 +29,10 @@ export function startChores(db: Database, options: { log?: (message: string) => 
     setTimeout(tick, 5_000).unref(); // once soon after start
   };
   every("payment intents", 60_000, async () => {
-    const done = await reconcilePaymentIntents(db);
+    const direct = await reconcilePaymentIntents(db);
+    // Intent-based payments (Stripe) whose webhook was missed.
+    const intents = await reconcileIntentPayments(db);
+    const done = { recorded: direct.recorded + intents.recorded, abandoned: direct.abandoned + intents.abandoned };
     return done.recorded || done.abandoned ? `${done.recorded} recorded, ${done.abandoned} abandoned` : undefined;
   });
   every("prune", 3_600_000, async () => {

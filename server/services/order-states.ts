@@ -24,7 +24,11 @@ export type OrderAction =
   | "settle"
   | "refund"
   | "partner_refund"
-  | "cancel";
+  | "cancel"
+  | "dispute_open"
+  | "dispute_won"
+  | "dispute_lost"
+  | "refund_failed";
 
 interface Move {
   from: readonly OrderStatus[];
@@ -45,6 +49,13 @@ export const orderMoves: Record<OrderAction, Move> = {
   cancel: { from: beforeTransferCompleted, to: () => "CANCELLED", event: "order.refunded" },
   // A partner's POST /refunds: only a partner-collected sale, only before transfer starts.
   partner_refund: { from: ["EXTERNALLY_PAID", "MANUAL_REVIEW"], to: () => "REFUNDED", event: "order.refunded" },
+  // A chargeback of a hosted-checkout sale (the processor's webhook): held while open,
+  // back to PAID when won, undone when lost (the bank returned the money).
+  dispute_open: { from: ["PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS"], to: () => "MANUAL_REVIEW", event: "order.disputed" },
+  dispute_won: { from: ["MANUAL_REVIEW"], to: (o) => (o.channel === "mor" ? "EXTERNALLY_PAID" : "PAID"), event: "order.dispute_won" },
+  dispute_lost: { from: ["PAID", "MANUAL_REVIEW", "TRANSFER_IN_PROGRESS", "TRANSFER_COMPLETED"], to: () => "REFUNDED", event: "order.refunded" },
+  // The processor could not complete a refund it had accepted: back to staff, the reason in the note.
+  refund_failed: { from: ["REFUNDED"], to: () => "MANUAL_REVIEW", event: "order.refund_failed" },
 };
 
 /** Pure: the status `action` leads to from `order`, or null when the move is illegal. */

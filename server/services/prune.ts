@@ -16,6 +16,7 @@ import { clock } from "@/server/clock";
 //   - Quotes: a day after they expired, unless an order used them.
 //   - Checkout sessions: 30 days after they expired, unless paid or attempted.
 //   - Declined and abandoned payments: 90 days.
+//   - Processor notifications seen (Stripe event ids): 30 days (Stripe retries for 3).
 //   - Referral clicks: 400 days (reports cover 13 months); site probes: 30 days;
 //     rate-limit buckets idle for a day (a GCRA bucket that old is full).
 //   - Audit rows, orders, refunds, settlements and payouts are never pruned: they
@@ -34,6 +35,7 @@ export const retention = {
   quotesMs: DAY,
   checkoutSessionsMs: 30 * DAY,
   failedPaymentsMs: 90 * DAY,
+  processorEventsMs: 30 * DAY,
   clicksMs: 400 * DAY,
   siteProbesMs: 30 * DAY,
   rateLimitsMs: DAY,
@@ -81,6 +83,12 @@ const targets: { name: string; table: string; batch: (before: string) => SQL; ke
     table: "payments",
     keep: "failedPaymentsMs",
     batch: (b) => sql`select ctid from payments where status in ('declined', 'failed') and created_at < ${b}::timestamptz limit ${BATCH}`,
+  },
+  {
+    name: "processor events",
+    table: "processor_events",
+    keep: "processorEventsMs",
+    batch: (b) => sql`select ctid from processor_events where received_at < ${b}::timestamptz limit ${BATCH}`,
   },
   { name: "referral clicks", table: "referral_clicks", keep: "clicksMs", batch: (b) => sql`select ctid from referral_clicks where created_at < ${b}::timestamptz limit ${BATCH}` },
   { name: "site probes", table: "site_probes", keep: "siteProbesMs", batch: (b) => sql`select ctid from site_probes where checked_at < ${b}::timestamptz limit ${BATCH}` },

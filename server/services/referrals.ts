@@ -153,7 +153,7 @@ export async function payOutReferralCommissions(db: Db, actor: Actor, only?: { p
         to_char(date_trunc('month', o.transfer_completed_at at time zone 'UTC'), 'YYYY-MM-DD') as period_start,
         array_agg(l.id order by l.id) as ids, sum(l.amount_cents)::text as total
       from ${commissionLedger} l join ${orders} o on o.id = l.order_id
-      where l.source = 'referral' and l.state = 'pending' and o.status = 'SETTLED'
+      where l.source = 'referral' and l.state = 'pending' and o.status = 'SETTLED' and l.held_at is null
         ${only ? sql`and l.partner_id = ${only.partnerId} and l.environment = ${only.environment}` : sql``}
       group by 1, 2, 3, 4
       order by 4, 1, 2, 3`);

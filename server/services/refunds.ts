@@ -5,7 +5,7 @@ import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { logError } from "@/server/log";
-import { getPaymentProvider } from "@/server/payments/provider";
+import { getProviderByName } from "@/server/payments/provider";
 import { serializeOrderWithTimeline, timelineOf, type OrderWithTimeline } from "./orders";
 import { lockOrderOrThrow, nextStatus, orderMoves, transitionOrder, type OrderRow } from "./order-states";
 import type { Actor } from "./partners";
@@ -101,7 +101,8 @@ async function refundThroughProcessor(db: Database, refund: RefundRow): Promise<
   if (!payment?.providerRef) throw new Error(`order ${refund.orderId} has no processor payment to refund`);
   let processed;
   try {
-    processed = await getPaymentProvider(refund.environment).refund({
+    // The processor that took the payment (Stripe: refunds.create for the intent), keyed by our refund id.
+    processed = await getProviderByName(payment.provider).refund({
       providerRef: payment.providerRef,
       amountCents: refund.amountCents,
       idempotencyKey: `refund:${refund.id}`,

@@ -283,6 +283,7 @@ async function payCommission(tx: Transaction, statement: SettlementRow, rows: Or
           rows.map((r) => r.id),
         ),
         inArray(commissionLedger.state, ["accrued", "pending"]),
+        isNull(commissionLedger.heldAt), // an open dispute holds it
       ),
     );
   return payoutId;

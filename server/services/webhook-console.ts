@@ -118,6 +118,9 @@ const orderStatusFor: Partial<Record<EventType, string>> = {
   "order.transfer_completed": "TRANSFER_COMPLETED",
   "order.settled": "SETTLED",
   "order.refunded": "REFUNDED",
+  "order.disputed": "MANUAL_REVIEW",
+  "order.dispute_won": "PAID",
+  "order.refund_failed": "MANUAL_REVIEW",
 };
 
 /** The `data` of a test event, built by the same serializers as real events, marked `test: true`. */

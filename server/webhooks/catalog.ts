@@ -9,6 +9,9 @@ export const eventTypes = [
   "order.transfer_completed",
   "order.settled",
   "order.refunded",
+  "order.disputed",
+  "order.dispute_won",
+  "order.refund_failed",
   "brokerage.case_completed",
   "payout.paid",
   "webhook_endpoint.disabled",
@@ -49,6 +52,20 @@ export const eventCatalog: Record<EventType, { description: string; sample: Reco
   "order.refunded": {
     description: "The order was refunded (REFUNDED) or cancelled (CANCELLED); `data.order.status` says which.",
     sample: { order: { ...sampleOrder, status: "REFUNDED" } },
+  },
+  "order.disputed": {
+    description:
+      "The buyer's bank disputed a hosted-checkout payment (a chargeback): the order is held in MANUAL_REVIEW and its commission is held until the dispute closes. A lost dispute then emits order.refunded (commission reversed).",
+    sample: { order: { ...sampleOrder, status: "MANUAL_REVIEW" } },
+  },
+  "order.dispute_won": {
+    description: "A dispute closed in the marketplace's favour: the order is PAID again and its commission released.",
+    sample: { order: { ...sampleOrder, status: "PAID" } },
+  },
+  "order.refund_failed": {
+    description:
+      "The payment processor could not complete the refund of a hosted-checkout sale after accepting it: the order is back in MANUAL_REVIEW (the note says why) until staff resolve it.",
+    sample: { order: { ...sampleOrder, status: "MANUAL_REVIEW" } },
   },
   "brokerage.case_completed": {
     description: "A brokerage case closed with a deal.",
