@@ -1,0 +1,50 @@
+// npm run reliability:<harness>: one harness against the database DATABASE_URL
+// names (else the embedded one), its figures as a table; exit 1 when a target is missed.
+//   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
+//   npm run reliability:limits             REL_NONCES, REL_BURST, REL_PROCESSES
+//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED
+// REL_URLS=http://host:port,... sends to running servers instead of gate-server
+// processes / the in-process handlers (see reliability/README.md).
+import { performance } from "node:perf_hooks";
+import { closeDb } from "@/db/client";
+import { ensureDatabase } from "@/db/embedded";
+import { migrateDatabase } from "@/db/migrate";
+import { envNumber, formatReport, missed, type Report } from "./lib/figures";
+import { inProcess, startGateServers, targetsFromEnv, type ServerProcesses } from "./lib/transport";
+
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+const harness = process.argv[2];
+process.env.DATABASE_URL ??= await ensureDatabase();
+await migrateDatabase(process.env.DATABASE_URL);
+
+let servers: ServerProcesses | undefined;
+/** Running servers from REL_URLS, else `count` gate-server processes (0: this process). */
+async function targets(count: number) {
+  if (process.env.REL_URLS) return targetsFromEnv([]);
+  if (count === 0) return [inProcess];
+  servers = await startGateServers(count);
+  return servers.targets;
+}
+
+const started = performance.now();
+let report: Report;
+switch (harness) {
+  case "concurrency": {
+    const { runConcurrency } = await import("./concurrency");
+    report = await runConcurrency({
+      targets: await targets(envNumber("REL_PROCESSES", 0)),
+      keys: envNumber("REL_KEYS", 100),
+      perKey: envNumber("REL_PER_KEY", 100),
+      parallelKeys: envNumber("REL_PARALLEL_KEYS", 5),
+    });
+    break;
+  }
+  default:
+    console.error(`unknown harness "${harness}"`);
+    process.exit(2);
+}
+await servers?.stop();
+await closeDb();
+console.log(formatReport(report));
+console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+process.exit(missed(report).length ? 1 : 0);
