@@ -1,7 +1,7 @@
 // npm run reliability:<harness>: one harness against the database DATABASE_URL
 // names (else the embedded one), its figures as a table; exit 1 when a target is missed.
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
-//   npm run reliability:limits             REL_NONCES, REL_BURST, REL_PROCESSES
+//   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
@@ -36,6 +36,17 @@ switch (harness) {
       keys: envNumber("REL_KEYS", 100),
       perKey: envNumber("REL_PER_KEY", 100),
       parallelKeys: envNumber("REL_PARALLEL_KEYS", 5),
+    });
+    break;
+  }
+  case "limits": {
+    const { runLimits } = await import("./limits");
+    report = await runLimits({
+      targets: await targets(envNumber("REL_PROCESSES", 2)),
+      nonces: envNumber("REL_NONCES", 2000),
+      skews: envNumber("REL_SKEWS", 1000),
+      burst: envNumber("REL_BURST", 200),
+      bursts: envNumber("REL_BURSTS", 5),
     });
     break;
   }
