@@ -2,7 +2,7 @@
 // names (else the embedded one), its figures as a table; exit 1 when a target is missed.
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
-//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED
+//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED, REL_FUZZ_BATCH
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
@@ -47,6 +47,18 @@ switch (harness) {
       skews: envNumber("REL_SKEWS", 1000),
       burst: envNumber("REL_BURST", 200),
       bursts: envNumber("REL_BURSTS", 5),
+    });
+    break;
+  }
+  case "fuzz": {
+    const { runFuzz } = await import("./fuzz");
+    const [target] = await targets(0);
+    report = await runFuzz({
+      target: target!,
+      runs: envNumber("REL_FUZZ_RUNS", 100_000),
+      seed: envNumber("REL_SEED", Date.now() % 1_000_000),
+      batch: envNumber("REL_FUZZ_BATCH", 100),
+      advanceClock: !process.env.REL_URLS,
     });
     break;
   }
