@@ -3,12 +3,14 @@
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED, REL_FUZZ_BATCH
+//   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
 import { closeDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
+import { flushRequestLog } from "@/server/services/request-log";
 import { envNumber, formatReport, missed, type Report } from "./lib/figures";
 import { inProcess, startGateServers, targetsFromEnv, type ServerProcesses } from "./lib/transport";
 
@@ -62,11 +64,23 @@ switch (harness) {
     });
     break;
   }
+  case "webhook-faults": {
+    const { runWebhookFaults } = await import("./webhook-faults");
+    report = await runWebhookFaults({
+      events: envNumber("REL_EVENTS", 20),
+      workers: envNumber("REL_WORKERS", 2),
+      mode: process.env.REL_WORKER_MODE === "processes" ? "processes" : "in-process",
+      schedule: (process.env.REL_SCHEDULE_MS ?? "300,600,1200").split(",").map(Number),
+      timeoutMs: envNumber("REL_TIMEOUT_MS", 1000),
+    });
+    break;
+  }
   default:
     console.error(`unknown harness "${harness}"`);
     process.exit(2);
 }
 await servers?.stop();
+await flushRequestLog();
 await closeDb();
 console.log(formatReport(report));
 console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { closeDb } from "@/db/client";
+import { flushRequestLog } from "@/server/services/request-log";
 import { runFuzz } from "@/reliability/fuzz";
 import { formatReport, missed } from "@/reliability/lib/figures";
 import { inProcess } from "@/reliability/lib/transport";
@@ -8,7 +9,11 @@ import { inProcess } from "@/reliability/lib/transport";
 // The reduced form of `npm run reliability:fuzz` (reliability/README.md): a
 // fixed seed, so a failure here reproduces with REL_SEED and REL_FUZZ_RUNS.
 
-after(closeDb);
+// The request log is written by a timer: flush it before the pool closes, or the timer reopens one.
+after(async () => {
+  await flushRequestLog();
+  await closeDb();
+});
 
 describe("reliability: fuzzing every partner, public, OAuth and MCP endpoint", () => {
   it("2,000 generated requests: no 5xx, every error in the envelope, nothing changed by a refused request", async () => {
