@@ -4,6 +4,7 @@
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED, REL_FUZZ_BATCH
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
+//   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
@@ -73,6 +74,11 @@ switch (harness) {
       schedule: (process.env.REL_SCHEDULE_MS ?? "300,600,1200").split(",").map(Number),
       timeoutMs: envNumber("REL_TIMEOUT_MS", 1000),
     });
+    break;
+  }
+  case "scale-out": {
+    const { runScaleOut } = await import("./scale-out");
+    report = await runScaleOut({ events: envNumber("REL_EVENTS", 2000), partners: envNumber("REL_PARTNERS", 8), revocations: envNumber("REL_REVOCATIONS", 10) });
     break;
   }
   default:

@@ -131,9 +131,10 @@ export async function runWebhookFaults(options: WebhookFaultOptions): Promise<Re
       }
     }
     const allIds = owners.flatMap((o) => o.eventIds);
-    // Worst case per delivery: every attempt times out (worker processes: 5 s each) plus the delays.
+    // Worst case: an endpoint's deliveries go one at a time, and every attempt of every
+    // event times out (worker processes: 5 s each); plus the delays.
     const attemptMs = mode === "processes" ? 5000 : timeoutMs;
-    const deadline = Date.now() + (schedule.length + 1) * (attemptMs + 1000) + schedule.reduce((a, b) => a + b, 0) + 30_000;
+    const deadline = Date.now() + perPartner * (schedule.length + 1) * (attemptMs + 250) + schedule.reduce((a, b) => a + b, 0) + 30_000;
     for (;;) {
       const rows = await db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, allIds));
       if (rows.length === allIds.length && rows.every((r) => r.status === "succeeded" || r.status === "failed")) break;
