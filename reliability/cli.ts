@@ -5,6 +5,7 @@
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED, REL_FUZZ_BATCH
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 //   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
+//   npm run reliability:crash              REL_ORDERS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS, REL_DB_CUT_EVERY
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
@@ -79,6 +80,17 @@ switch (harness) {
   case "scale-out": {
     const { runScaleOut } = await import("./scale-out");
     report = await runScaleOut({ events: envNumber("REL_EVENTS", 2000), partners: envNumber("REL_PARTNERS", 8), revocations: envNumber("REL_REVOCATIONS", 10) });
+    break;
+  }
+  case "crash": {
+    const { runCrash } = await import("./crash");
+    report = await runCrash({
+      orders: envNumber("REL_ORDERS", 2000),
+      clients: envNumber("REL_CLIENTS", 16),
+      cycles: envNumber("REL_CYCLES", 60),
+      killEveryMs: envNumber("REL_KILL_EVERY_MS", 2000),
+      dbCutEvery: envNumber("REL_DB_CUT_EVERY", 20),
+    });
     break;
   }
   default:
