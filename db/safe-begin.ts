@@ -24,19 +24,22 @@ export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
     const fn = typeof optionsOrFn === "function" ? optionsOrFn : maybeFn!;
     const options = typeof optionsOrFn === "string" ? optionsOrFn.replace(/[^a-z ]/gi, "") : "";
     const reserved = await sql.reserve();
+    const state: ScopeState = { lost: undefined };
     try {
-      await reserved.unsafe(`begin ${options}`);
+      await guard(state, () => reserved.unsafe(`begin ${options}`));
       let result: T;
       try {
-        result = await fn(scopeOf(reserved));
+        result = await fn(scopeOf(reserved, state));
       } catch (error) {
-        await reserved.unsafe("rollback").catch(() => {});
+        if (!state.lost) await reserved.unsafe("rollback").catch(() => {});
         throw error;
       }
-      await reserved.unsafe("commit");
+      await guard(state, () => reserved.unsafe("commit"));
       return result;
     } finally {
-      reserved.release();
+      // A lost connection is already back in the pool's closed list (postgres.js's onclose);
+      // releasing it would put a dead socket among the open ones.
+      if (!state.lost) reserved.release();
     }
   };
   return new Proxy(sql, {
@@ -44,22 +47,66 @@ export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
   });
 }
 
-function scopeOf(reserved: postgres.ReservedSql): Scope {
+interface ScopeState {
+  /** The connection error that ended the transaction's connection, if one did. */
+  lost: unknown;
+}
+
+/**
+ * Errors after which the connection is gone. postgres.js 3.4.9 crashes the process
+ * (porsager/postgres#1208) or hangs when a reserved connection whose socket closed
+ * is written to again, so after one of these nothing more is sent on it: later
+ * statements fail with the same error, and there is no ROLLBACK (the server
+ * already ended the transaction with the session). This covers a connection lost
+ * under a statement; one that closes while the transaction is idle between two
+ * statements still reaches the driver's bug on the next write (the crash harness
+ * counts such exits; a driver release with #1209 ends them).
+ */
+const CONNECTION_LOSS = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "ECONNRESET", "EPIPE", "57P01", "57P02", "57P03"]);
+
+async function guard<T>(state: ScopeState, send: () => PromiseLike<T>): Promise<T> {
+  if (state.lost) throw state.lost;
+  try {
+    return await send();
+  } catch (error) {
+    if (CONNECTION_LOSS.has(String((error as { code?: unknown }).code))) state.lost = error;
+    throw error;
+  }
+}
+
+/** What Drizzle awaits: unsafe(...) or unsafe(...).values(), sent only while the connection lives. */
+function guardedUnsafe(reserved: postgres.ReservedSql, state: ScopeState): postgres.Sql["unsafe"] {
+  return ((query: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => {
+    let values = false;
+    const pending = {
+      values() {
+        values = true;
+        return pending;
+      },
+      then<A, B>(onFulfilled?: (rows: unknown) => A, onRejected?: (error: unknown) => B) {
+        return guard(state, () => (values ? reserved.unsafe(query, params, options).values() : reserved.unsafe(query, params, options))).then(onFulfilled, onRejected);
+      },
+    };
+    return pending;
+  }) as unknown as postgres.Sql["unsafe"];
+}
+
+function scopeOf(reserved: postgres.ReservedSql, state: ScopeState): Scope {
   let savepoints = 0;
   const scope: Scope = {
-    unsafe: reserved.unsafe.bind(reserved) as postgres.Sql["unsafe"],
+    unsafe: guardedUnsafe(reserved, state),
     options: reserved.options,
     async savepoint<T>(fn: (inner: Scope) => Promise<T>): Promise<T> {
       const name = `s${savepoints++}`;
-      await reserved.unsafe(`savepoint ${name}`);
+      await guard(state, () => reserved.unsafe(`savepoint ${name}`));
       let result: T;
       try {
         result = await fn(scope);
       } catch (error) {
-        await reserved.unsafe(`rollback to savepoint ${name}`);
+        if (!state.lost) await reserved.unsafe(`rollback to savepoint ${name}`);
         throw error;
       }
-      await reserved.unsafe(`release savepoint ${name}`);
+      await guard(state, () => reserved.unsafe(`release savepoint ${name}`));
       return result;
     },
   };
