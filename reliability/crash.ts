@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -62,9 +63,14 @@ export async function runCrash(options: CrashOptions): Promise<Report> {
   const workerEnv = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "200ms,500ms,1s,2s,4s,8s" };
   const startWorker = () => startWorkers({ count: 1, mode: "processes", partnerIds: [seller.partnerId], db: getDb, env: workerEnv });
 
-  // processes, replaced as they are killed
-  const web: ServerProcesses[] = [await startGateServers(1), await startGateServers(1)];
-  let worker: RunningWorkers = await startWorker();
+  // processes, replaced as they are killed; one that exits unasked (a crash) is counted
+  let selfExits = 0;
+  const watch = <T extends { children: ChildProcess[] }>(started: T): T => {
+    for (const child of started.children) child.once("exit", (code, signal) => void (signal === null && code !== 0 && selfExits++));
+    return started;
+  };
+  const web: ServerProcesses[] = [watch(await startGateServers(1)), watch(await startGateServers(1))];
+  let worker: RunningWorkers = watch(await startWorker());
   const targets = (): Target[] => web.map((w) => w.targets[0]!);
 
   // clients
@@ -119,12 +125,12 @@ export async function runCrash(options: CrashOptions): Promise<Report> {
       const victim = cycle % 3; // 0, 1: a web process; 2: the worker
       if (victim < 2) {
         const dying = web[victim]!;
-        web[victim] = await startGateServers(1); // the replacement first, so clients always have a target
+        web[victim] = watch(await startGateServers(1)); // the replacement first, so clients always have a target
         await dying.stop(); // SIGKILL
       } else {
         const dying = worker;
         await Promise.all(dying.children.map((c) => c.kill("SIGKILL")));
-        worker = await startWorker();
+        worker = watch(await startWorker());
       }
       kills++;
       if (dbCutEvery > 0 && cycle % dbCutEvery === 0) {
@@ -191,6 +197,7 @@ export async function runCrash(options: CrashOptions): Promise<Report> {
       exactly("deliveries not succeeded after settling", Math.max(0, open), 0),
       exactly("idempotency keys left in progress", stuck?.n ?? 0, 0),
       figure("events delivered more than once", [...received.values()].filter((n) => n > 1).length, "- (at least once)"),
+      figure("processes that exited unasked (driver crash, postgres.js#1208)", selfExits, "-"),
     ],
     samples,
   };
