@@ -2,11 +2,10 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { parseExpiry } from "@/server/payments/card";
 import { payCheckoutSession, returnUrlWithOrder } from "@/server/services/checkout";
-import { countryCodes } from "./format";
+import { checkoutBuyerSchema } from "./buyer";
 import { retryInWords, takePayAttempt } from "@/server/http/abuse-limits";
 import { clientIp } from "@/server/http/client-ip";
 
@@ -25,11 +24,6 @@ export interface PayState {
   attempt?: number;
 }
 
-const buyerSchema = z.object({
-  email: z.email("Enter a valid email address.").max(254),
-  name: z.string().trim().min(1, "Enter the name on the order.").max(200),
-  country: z.string().refine((c) => countryCodes.has(c), "Choose your country."),
-});
 
 export async function payAction(previous: PayState, form: FormData): Promise<PayState> {
   const attempt = (previous.attempt ?? 0) + 1;
@@ -38,7 +32,7 @@ export async function payAction(previous: PayState, form: FormData): Promise<Pay
   const values = { email: text("email"), name: text("name"), country: text("country") };
   const fieldErrors: PayState["fieldErrors"] = {};
 
-  const buyer = buyerSchema.safeParse(values);
+  const buyer = checkoutBuyerSchema.safeParse(values);
   if (!buyer.success) {
     for (const issue of buyer.error.issues) fieldErrors[issue.path[0] as PayField] ??= issue.message;
   }
