@@ -2,7 +2,7 @@
 // names (else the embedded one), its figures as a table; exit 1 when a target is missed.
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
-//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_SEED, REL_FUZZ_BATCH
+//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_FORM_RUNS, REL_SEED, REL_FUZZ_BATCH
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 //   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
 //   npm run reliability:crash              REL_ORDERS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS, REL_DB_CUT_EVERY
@@ -64,6 +64,9 @@ switch (harness) {
       batch: envNumber("REL_FUZZ_BATCH", 100),
       advanceClock: !process.env.REL_URLS,
     });
+    const { runFormFuzz } = await import("./fuzz-forms");
+    const forms = await runFormFuzz({ runs: envNumber("REL_FORM_RUNS", 500), seed: envNumber("REL_SEED", 1) });
+    report = { harness: `${report.harness}; ${forms.harness}`, figures: [...report.figures, ...forms.figures.map((f) => ({ ...f, name: `forms: ${f.name}` }))], samples: [...report.samples, ...forms.samples] };
     break;
   }
   case "webhook-faults": {
