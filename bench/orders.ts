@@ -12,13 +12,13 @@
 // what is measured is the accepted path, not 429s or conflicts.
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
 import { randomBase62 } from "@/server/ids";
 import { createCredential, createPartner } from "@/server/services/partners";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
+import { listBenchDomains } from "./setup";
 
 const baseUrl = process.env.BENCH_URL?.replace(/\/$/, "");
 const totalOrders = Number(process.env.BENCH_ORDERS ?? 2000);
@@ -41,15 +41,10 @@ for (let i = 0; i < credentialCount; i++) {
   const created = await createCredential(db, { partnerId: partner.partnerId, environment: "sandbox", scopes: ["buy"] });
   pool.push({ keyId: created.keyId, secret: created.secret });
 }
-// One statement for all listings (addDomain would audit each one; the bench measures orders, not listing).
-await db.execute(sql`
-  insert into domains (id, environment, name, label, tld, status, price_cents, currency, tokens)
-  select 'dom_bench' || ${suffix} || lpad(i::text, 7, '0'), 'sandbox', 'ob' || ${suffix} || i || '.com', 'ob' || ${suffix} || i,
-         'com', 'listed', ${PRICE}, 'USD', 'ob ' || ${suffix}
-  from generate_series(1, ${totalOrders}) as i`);
+const names = await listBenchDomains(db, { prefix: `ob${suffix}`, count: totalOrders, priceCents: PRICE });
 const jobs = Array.from({ length: totalOrders }, (_, i) => ({
   key: randomUUID(),
-  body: JSON.stringify({ domain: `ob${suffix}${i + 1}.com`, expected_price: PRICE, currency: "USD", buyer: { email: "buyer@bench.example" } }),
+  body: JSON.stringify({ domain: names[i], expected_price: PRICE, currency: "USD", buyer: { email: "buyer@bench.example" } }),
 }));
 
 // --- transport: HTTP against a running server, or the route handler in-process ---

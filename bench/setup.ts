@@ -1,6 +1,8 @@
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
+import { sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
 import { randomBase62 } from "@/server/ids";
 import { addDomain } from "@/server/services/inventory";
 import { createCredential, createPartner } from "@/server/services/partners";
@@ -26,4 +28,19 @@ export async function prepareBenchData(credentials: number, options: { keepOpen?
   await addDomain(db, { environment: "sandbox", name: domain, priceCents: 250_00 });
   if (!options.keepOpen) await closeDb();
   return { pool, domain };
+}
+
+/**
+ * `count` listed sandbox domains `${prefix}1.com` ... in one statement (addDomain
+ * would audit each one; benches and harnesses measure orders, not listing).
+ * `prefix` must be unique to the caller (lowercase letters and digits).
+ */
+export async function listBenchDomains(db: Database, input: { prefix: string; count: number; priceCents: number }): Promise<string[]> {
+  const { prefix, count, priceCents } = input;
+  await db.execute(sql`
+    insert into domains (id, environment, name, label, tld, status, price_cents, currency, tokens)
+    select 'dom_bench' || ${prefix} || lpad(i::text, 7, '0'), 'sandbox', ${prefix} || i || '.com', ${prefix} || i,
+           'com', 'listed', ${priceCents}, 'USD', ${prefix}
+    from generate_series(1, ${count}) as i`);
+  return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}.com`);
 }

@@ -4,7 +4,6 @@
 //            as separate processes) drain them; deliveries/s = N / time to the last one.
 //   live:    workers already running, events recorded one by one; commit-to-receipt latency.
 // Uses the same database as the server (DATABASE_URL, else the embedded one).
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -18,7 +17,7 @@ import { recordEvent, sequenceEvents } from "@/server/services/events";
 import { createPartner } from "@/server/services/partners";
 import { disableWebhookEndpoint, saveWebhookEndpoint } from "@/server/services/webhooks";
 import { randomBase62 } from "@/server/ids";
-import { startWebhookWorker, type WebhookWorker } from "@/server/webhooks/worker";
+import { startWorkers as startSharedWorkers, type WorkerMode } from "@/reliability/lib/workers";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true"; // the receiver is on loopback
 resetEnv();
@@ -102,26 +101,11 @@ async function assertSucceeded(ids: string[]) {
   throw new Error("not every delivery was recorded as succeeded");
 }
 
-type Mode = "in-process" | "processes";
+type Mode = WorkerMode;
 
 async function startWorkers(count: number, mode: Mode, partnerIds: string[]): Promise<() => Promise<void>> {
-  if (mode === "in-process") {
-    const workers: WebhookWorker[] = [];
-    for (let i = 0; i < count; i++) workers.push(await startWebhookWorker({ db, partnerIds, log: () => {} }));
-    return async () => void (await Promise.all(workers.map((w) => w.stop())));
-  }
-  const children: ChildProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", ...partnerIds.flatMap((id) => ["--partner", id])], {
-      env: process.env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    await new Promise<void>((resolve) => child.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes("started") && resolve()));
-    children.push(child);
-  }
-  return async () => {
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGTERM")))));
-  };
+  const running = await startSharedWorkers({ count, mode, partnerIds, db: () => db });
+  return () => running.stop();
 }
 
 interface Row {

@@ -6,6 +6,7 @@ import postgres from "postgres";
 import * as schema from "./schema";
 import { getEnv } from "@/server/env";
 import { resolveDatabaseUrl } from "./embedded";
+import { withSafeBegin } from "./safe-begin";
 
 export type Schema = typeof schema;
 export type Database = PostgresJsDatabase<Schema> & { $client: postgres.Sql };
@@ -35,6 +36,8 @@ export interface PoolOptions {
   idleInTransactionTimeoutMs?: number;
   /** Called with each statement's text as it is sent (bench/round-trips.ts counts them). */
   onQuery?: (text: string) => void;
+  /** Queries pipelined on one busy connection (postgres.js default 100; tests lower it). */
+  maxPipeline?: number;
 }
 
 /** Defaults for request work; settlement runs raise theirs per transaction (SET LOCAL). */
@@ -48,6 +51,7 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
+    ...(options.maxPipeline ? { max_pipeline: options.maxPipeline } : {}),
     ...(options.onQuery ? { debug: (_connection: number, text: string) => options.onQuery!(text) } : {}),
     connection: {
       application_name: "partner-marketplace",
@@ -56,7 +60,9 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
       idle_in_transaction_session_timeout: String(options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
     } as Record<string, string>,
   });
-  return { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+  // Transactions reserve their connection before BEGIN (db/safe-begin.ts: a driver bug).
+  const client = withSafeBegin(sql);
+  return { sql: client, db: drizzle(client, { schema, casing: "snake_case" }) };
 }
 
 export function getPool(): Pool {

@@ -2,12 +2,11 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { parseExpiry } from "@/server/payments/card";
 import { payCheckoutSession, returnUrlWithOrder } from "@/server/services/checkout";
 import { saveIntentBuyer } from "@/server/services/checkout-intents";
-import { countryCodes } from "./format";
+import { checkoutBuyerSchema } from "./buyer";
 import { retryInWords, takePayAttempt } from "@/server/http/abuse-limits";
 import { clientIp } from "@/server/http/client-ip";
 
@@ -26,11 +25,6 @@ export interface PayState {
   attempt?: number;
 }
 
-const buyerSchema = z.object({
-  email: z.email("Enter a valid email address.").max(254),
-  name: z.string().trim().min(1, "Enter the name on the order.").max(200),
-  country: z.string().refine((c) => countryCodes.has(c), "Choose your country."),
-});
 
 export async function payAction(previous: PayState, form: FormData): Promise<PayState> {
   const attempt = (previous.attempt ?? 0) + 1;
@@ -39,7 +33,7 @@ export async function payAction(previous: PayState, form: FormData): Promise<Pay
   const values = { email: text("email"), name: text("name"), country: text("country") };
   const fieldErrors: PayState["fieldErrors"] = {};
 
-  const buyer = buyerSchema.safeParse(values);
+  const buyer = checkoutBuyerSchema.safeParse(values);
   if (!buyer.success) {
     for (const issue of buyer.error.issues) fieldErrors[issue.path[0] as PayField] ??= issue.message;
   }
@@ -90,7 +84,7 @@ export interface BuyerState {
  * details, which go only into Stripe's iframes), saved on the session's intent.
  */
 export async function saveBuyerAction(token: string, values: { email: string; name: string; country: string }): Promise<BuyerState> {
-  const buyer = buyerSchema.safeParse({ email: values.email.trim(), name: values.name.trim(), country: values.country });
+  const buyer = checkoutBuyerSchema.safeParse({ email: values.email.trim(), name: values.name.trim(), country: values.country });
   if (!buyer.success) {
     const fieldErrors: BuyerState["fieldErrors"] = {};
     for (const issue of buyer.error.issues) fieldErrors[issue.path[0] as "email" | "name" | "country"] ??= issue.message;

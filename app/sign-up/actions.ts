@@ -2,8 +2,8 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { getDb } from "@/db/client";
+import { signUpSchema } from "@/server/auth/credentials";
 import { safeCallbackPath } from "@/server/auth/redirects";
 import { startSession } from "@/server/auth/session";
 import { isAppError } from "@/server/errors";
@@ -20,11 +20,6 @@ export interface SignUpState {
   name?: string;
 }
 
-const signUpSchema = z.object({
-  name: z.string().trim().max(120),
-  email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
-  password: z.string().min(8, "at least 8 characters").max(1024),
-});
 
 const SIGN_UPS_PER_HOUR_PER_IP = 20;
 

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
+import { NUL_MESSAGE, withoutNul } from "@/server/contracts/common";
 import { takeBuckets } from "@/server/oauth/rate-limit";
 import { hashPassword, passwordNeedsRehash, verifyPassword } from "@/server/crypto";
 
@@ -14,6 +15,13 @@ export const signInSchema = z.object({
 });
 
 export type SignInInput = z.infer<typeof signInSchema>;
+
+/** The marketplace sign-up form (app/sign-up/actions.ts). */
+export const signUpSchema = z.object({
+  name: z.string().trim().max(120).refine(withoutNul, NUL_MESSAGE),
+  email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
+  password: z.string().min(8, "at least 8 characters").max(1024),
+});
 
 export interface AuthenticatedUser {
   id: string;

@@ -89,3 +89,7 @@ export const timestamp = z.iso.datetime().describe("ISO 8601 date-time in UTC, e
 export const isoInstant = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value));
+
+/** PostgreSQL text cannot hold U+0000: form and API text that is stored refuses it (a 500 otherwise). */
+export const withoutNul = (value: string) => !value.includes("\u0000");
+export const NUL_MESSAGE = "must not contain the NUL character (U+0000)";

@@ -92,7 +92,23 @@ function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error.issues);
+  // PostgreSQL text and jsonb cannot hold U+0000: such a value would reach the
+  // database as a 500 (found by the reliability fuzz harness), so it is the caller's 400.
+  const nul = nulPath(result.data, []);
+  if (nul) throw validationError([{ path: nul, message: "must not contain the NUL character (U+0000)" }]);
   return result.data;
+}
+
+/** The path of the first string (value or key) holding U+0000, if any. */
+function nulPath(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes("\u0000")) return [...path, key];
+    const found = nulPath(inner, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Repeated keys become arrays, so a schema expecting one value rejects them clearly. */

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import { GET } from "@/app/api/partner/v1/availability/route";
@@ -9,6 +8,7 @@ import { rollKey, setKeyAllowList } from "@/server/services/keys";
 import { reinstatePartner, suspendPartner } from "@/server/services/partner-standing";
 import { revokeCredential } from "@/server/services/partners";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
+import { startGateServers, type ServerProcesses } from "@/reliability/lib/transport";
 import { callRoute, createTestPartner } from "../helpers/partner";
 
 // The credential cache across processes: this process and a second server process
@@ -19,31 +19,28 @@ import { callRoute, createTestPartner } from "../helpers/partner";
 
 const URL_PATH = "/api/partner/v1/availability?domain=cache-test.com";
 const LIMIT_MS = 1000;
-let child: ChildProcess;
-let port = 0;
+let other: ServerProcesses;
+let base = "";
 
 before(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/gate-server.ts"], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
-  port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { port: number }).port));
-    child.once("exit", (code) => reject(new Error(`gate server exited (${code})`)));
-  });
+  other = await startGateServers(1);
+  base = other.urls[0]!;
 });
 
 after(async () => {
-  child.kill();
+  await other.stop();
   await closeDb();
 });
 
 /** A freshly signed request to the other process. */
 async function remote(credential: PartnerCredentials): Promise<{ status: number; code?: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}${URL_PATH}`, { headers: signRequest(credential, { method: "GET", url: URL_PATH }) });
+  const response = await fetch(`${base}${URL_PATH}`, { headers: signRequest(credential, { method: "GET", url: URL_PATH }) });
   const body = (await response.json()) as { error?: { code: string } };
   return { status: response.status, code: body.error?.code };
 }
 
 async function remoteStats(): Promise<{ hits: number; loads: number; fresh: boolean }> {
-  return (await fetch(`http://127.0.0.1:${port}/stats`)).json() as Promise<{ hits: number; loads: number; fresh: boolean }>;
+  return (await fetch(`${base}/stats`)).json() as Promise<{ hits: number; loads: number; fresh: boolean }>;
 }
 
 /** Warms the other process's cache with this credential and checks that it now answers from it. */

@@ -75,6 +75,25 @@ describe("partner route wrapper", () => {
     assert.equal(error.details[0]?.path, "buyer.email");
   });
 
+  it("refuses U+0000 in a body, query or path value with validation_error, before the database sees it", async () => {
+    const body = await callRoute(probeHandler, { method: "POST", url: "/api/partner/v1/probe", credential, body: { domain: "x\u0000.com", buyer: { email: "a@b.co" } } });
+    assert.equal(body.status, 400);
+    assert.equal((body.body as { error: { details: { path: string }[] } }).error.details[0]?.path, "domain");
+    // Found by the fuzz harness as 500s: an order id, an events cursor, a brokerage case id.
+    const { GET: getOrder } = await import("@/app/api/partner/v1/orders/[public_id]/route");
+    const { GET: listEvents } = await import("@/app/api/partner/v1/events/route");
+    const { GET: getCase } = await import("@/app/api/partner/v1/brokerage/[case_id]/route");
+    const answers = [
+      await callRoute(getOrder, { url: "/api/partner/v1/orders/ord_%00", params: { public_id: "ord_\u0000" }, credential }),
+      await callRoute(listEvents, { url: "/api/partner/v1/events?after_id=evt_%00", credential }),
+      await callRoute(getCase, { url: "/api/partner/v1/brokerage/bc_%00", params: { case_id: "bc_\u0000" }, credential }),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+      assert.equal((answer.body as { error: { code: string } }).error.code, "validation_error");
+    }
+  });
+
   it("rejects a body that is not JSON", async () => {
     const result = await callRoute(probeHandler, { method: "POST", url: "/api/partner/v1/probe", credential, body: "{not json" });
     assert.equal(result.status, 400);

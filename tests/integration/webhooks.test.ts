@@ -44,6 +44,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** Never answer (the socket stays open until the sender gives up or the receiver closes). */
   hang?: boolean;
+  /** Read the request, then reset the connection without answering. */
+  reset?: boolean;
   delayMs?: number;
 }
 
@@ -57,6 +59,7 @@ async function startReceiver(reply: (request: Received, index: number) => Reply 
       received.push(request);
       const answer = reply(request, received.length - 1);
       if (answer.hang) return;
+      if (answer.reset) return void req.socket.destroy();
       setTimeout(() => res.writeHead(answer.status ?? 200, answer.headers).end("ok"), answer.delayMs ?? 0);
     });
   });
@@ -400,6 +403,21 @@ describe("webhook delivery", () => {
     assert.match(attempts[0]?.error ?? "", /no response within 300 ms/);
     assert.ok((attempts[0]?.latencyMs ?? 0) >= 290);
     assert.equal(attempts[1]?.responseStatus, 200);
+  });
+
+  it("sends one request per attempt when the receiver resets a kept-alive connection after reading it", async () => {
+    // The first request leaves a kept-alive socket; every later one is read, then reset.
+    const target = await receiver((_, index) => (index === 0 ? {} : { reset: true }));
+    const { partnerId } = await partnerWithEndpoint(target);
+    await worker([partnerId]);
+    const warm = await emit(partnerId);
+    await waitForDelivery(warm.id, "succeeded");
+    const event = await emit(partnerId);
+    const failed = await waitForDelivery(event.id, "failed");
+    const requests = target.received.filter((r) => r.headers["x-service-event-id"] === event.id);
+    assert.equal(failed.attemptCount, 3);
+    assert.equal(requests.length, 3, "one request per attempt, none resent within an attempt");
+    assert.match(failed.lastError ?? "", /connection reset|socket hang up/);
   });
 
   it("does not follow redirects", async () => {

@@ -1,0 +1,114 @@
+import type postgres from "postgres";
+
+// postgres.js 3.4.9 (the latest release) can send a transaction's BEGIN without
+// reserving its connection: when BEGIN is the query that fills a busy
+// connection's pipeline (max_pipeline, default 100), the reservation hook is
+// skipped (porsager/postgres#823, #1189; fixes #1207/#1218 unmerged). The
+// transaction then fails with UNSAFE_TRANSACTION (a 500), and the server-side
+// transaction stays open on a connection the pool hands to other queries. The
+// reliability concurrency harness hit it within seconds: 126 of 30,000 POST
+// /orders were 500s.
+//
+// Workaround until a fixed release: a transaction first takes a connection with
+// sql.reserve() (which moves it out of the pool before anything is sent), then
+// sends BEGIN, its statements and COMMIT or ROLLBACK on it, with savepoints for
+// nested transactions, exactly as sql.begin() would. Drizzle uses only
+// unsafe(), begin(), savepoint() and options of the client it is given.
+
+type Client = Pick<postgres.Sql, "unsafe" | "options">;
+type Scope = Client & { savepoint<T>(fn: (scope: Scope) => Promise<T>): Promise<T> };
+
+/** `sql` with begin() replaced by the reserve-first version; everything else is the pool itself. */
+export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
+  const begin = async <T>(optionsOrFn: string | ((scope: Scope) => Promise<T>), maybeFn?: (scope: Scope) => Promise<T>): Promise<T> => {
+    const fn = typeof optionsOrFn === "function" ? optionsOrFn : maybeFn!;
+    const options = typeof optionsOrFn === "string" ? optionsOrFn.replace(/[^a-z ]/gi, "") : "";
+    const reserved = await sql.reserve();
+    const state: ScopeState = { lost: undefined };
+    try {
+      await guard(state, () => reserved.unsafe(`begin ${options}`));
+      let result: T;
+      try {
+        result = await fn(scopeOf(reserved, state));
+      } catch (error) {
+        if (!state.lost) await reserved.unsafe("rollback").catch(() => {});
+        throw error;
+      }
+      await guard(state, () => reserved.unsafe("commit"));
+      return result;
+    } finally {
+      // A lost connection is already back in the pool's closed list (postgres.js's onclose);
+      // releasing it would put a dead socket among the open ones.
+      if (!state.lost) reserved.release();
+    }
+  };
+  return new Proxy(sql, {
+    get: (target, property, receiver) => (property === "begin" ? begin : Reflect.get(target, property, receiver)),
+  });
+}
+
+interface ScopeState {
+  /** The connection error that ended the transaction's connection, if one did. */
+  lost: unknown;
+}
+
+/**
+ * Errors after which the connection is gone. postgres.js 3.4.9 crashes the process
+ * (porsager/postgres#1208) or hangs when a reserved connection whose socket closed
+ * is written to again, so after one of these nothing more is sent on it: later
+ * statements fail with the same error, and there is no ROLLBACK (the server
+ * already ended the transaction with the session). This covers a connection lost
+ * under a statement; one that closes while the transaction is idle between two
+ * statements still reaches the driver's bug on the next write (the crash harness
+ * counts such exits; a driver release with #1209 ends them).
+ */
+const CONNECTION_LOSS = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "ECONNRESET", "EPIPE", "57P01", "57P02", "57P03"]);
+
+async function guard<T>(state: ScopeState, send: () => PromiseLike<T>): Promise<T> {
+  if (state.lost) throw state.lost;
+  try {
+    return await send();
+  } catch (error) {
+    if (CONNECTION_LOSS.has(String((error as { code?: unknown }).code))) state.lost = error;
+    throw error;
+  }
+}
+
+/** What Drizzle awaits: unsafe(...) or unsafe(...).values(), sent only while the connection lives. */
+function guardedUnsafe(reserved: postgres.ReservedSql, state: ScopeState): postgres.Sql["unsafe"] {
+  return ((query: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => {
+    let values = false;
+    const pending = {
+      values() {
+        values = true;
+        return pending;
+      },
+      then<A, B>(onFulfilled?: (rows: unknown) => A, onRejected?: (error: unknown) => B) {
+        return guard(state, () => (values ? reserved.unsafe(query, params, options).values() : reserved.unsafe(query, params, options))).then(onFulfilled, onRejected);
+      },
+    };
+    return pending;
+  }) as unknown as postgres.Sql["unsafe"];
+}
+
+function scopeOf(reserved: postgres.ReservedSql, state: ScopeState): Scope {
+  let savepoints = 0;
+  const scope: Scope = {
+    unsafe: guardedUnsafe(reserved, state),
+    options: reserved.options,
+    async savepoint<T>(fn: (inner: Scope) => Promise<T>): Promise<T> {
+      const name = `s${savepoints++}`;
+      await guard(state, () => reserved.unsafe(`savepoint ${name}`));
+      let result: T;
+      try {
+        result = await fn(scope);
+      } catch (error) {
+        if (!state.lost) await reserved.unsafe(`rollback to savepoint ${name}`);
+        throw error;
+      }
+      await guard(state, () => reserved.unsafe(`release savepoint ${name}`));
+      return result;
+    },
+  };
+  return scope;
+}
