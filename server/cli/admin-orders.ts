@@ -36,7 +36,7 @@ export const orderCommands = {
     "complete_transfer",
     "Confirm delivery to the partner's registrar (-> TRANSFER_COMPLETED, settlement clock starts)",
   ),
-  "order:cancel": moveCommand("cancel", "Cancel an order before its transfer completes (-> CANCELLED, domain relisted); emits order.refunded"),
+  "order:cancel": moveCommand("cancel", "Cancel an order before its transfer completes (-> CANCELLED, domain relisted); emits order.refunded. A hosted-checkout sale whose payment the marketplace holds is refused: refund it instead"),
   "order:refund": defineCommand({
     summary: "Refund an order before its transfer completes (-> REFUNDED, domain relisted); emits order.refunded",
     usage: "[--reason TEXT]",

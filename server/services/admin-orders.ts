@@ -2,7 +2,7 @@ import { and, desc, eq, ilike, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { orders, partners, type Environment } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { nextStatus, type OrderAction, type OrderRow, type OrderStatus } from "./order-states";
+import { collectedPayment, nextStatus, type OrderAction, type OrderRow, type OrderStatus } from "./order-states";
 import { getOrderByIdOrThrow } from "./orders";
 
 // Orders as staff see them: across partners and environments, newest first
@@ -66,7 +66,10 @@ export async function searchOrdersForStaff(db: Db, input: StaffOrderSearch) {
 
 export async function getOrderForStaff(db: Db, orderId: string) {
   const { order, timeline } = await getOrderByIdOrThrow(db, orderId);
-  const [partner] = order.partnerId ? await db.select({ name: partners.name }).from(partners).where(eq(partners.id, order.partnerId)) : [];
+  const [[partner], collected] = await Promise.all([
+    order.partnerId ? db.select({ name: partners.name }).from(partners).where(eq(partners.id, order.partnerId)) : [],
+    collectedPayment(db, order.id),
+  ]);
   return {
     order: {
       id: order.id,
@@ -85,6 +88,7 @@ export async function getOrderForStaff(db: Db, orderId: string) {
       updatedAt: order.updatedAt.toISOString(),
     },
     timeline: timeline.map((t) => ({ status: t.status, note: t.note, actor: t.actor, at: t.at.toISOString() })),
-    actions: allowedStaffActions(order),
+    // A sale whose payment the marketplace holds is refunded, not cancelled (transitionOrder refuses it).
+    actions: allowedStaffActions(order).filter((action) => !(action === "cancel" && collected)),
   };
 }

@@ -107,6 +107,12 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
     if (!to) {
       throw new AppError("conflict", `cannot ${input.action.replace("_", " ")} an order in status ${order.status}`);
     }
+    if (input.action === "cancel" && (await collectedPayment(tx, order.id))) {
+      throw new AppError(
+        "conflict",
+        `order ${order.id} was paid on hosted checkout and the marketplace holds the buyer's payment: cancelling would keep it; refund the order instead, which returns the payment through the processor`,
+      );
+    }
     const now = clock.now();
     const [updated] = await tx
       .update(orders)
@@ -146,6 +152,16 @@ export async function transitionOrder(db: Db, input: TransitionInput): Promise<O
     }, now);
     return updated;
   });
+}
+
+/** The order's hosted-checkout payment the marketplace has taken and not refunded, if any. */
+export async function collectedPayment(db: Db, orderId: string): Promise<{ id: string } | undefined> {
+  const [payment] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")))
+    .limit(1);
+  return payment;
 }
 
 /**

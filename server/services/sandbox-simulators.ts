@@ -5,9 +5,10 @@ import { clock } from "@/server/clock";
 import { AppError, notFound } from "@/server/errors";
 import { advanceBrokerageCase, type BrokerageStatus } from "./brokerage";
 import { createCheckoutSession, payCheckoutSession } from "./checkout";
-import { transitionOrder, type OrderAction, type OrderRow, type OrderStatus } from "./order-states";
+import { collectedPayment, transitionOrder, type OrderAction, type OrderRow, type OrderStatus } from "./order-states";
 import type { Actor } from "./partners";
 import { followLink, readAttribution } from "./referrals";
+import { refundOrder } from "./refunds";
 import { runSettlement, monthStart } from "./settlements";
 import { listFeaturedDomains } from "./storefront";
 
@@ -53,7 +54,7 @@ export function simulationsFor(status: OrderStatus): { advance: OrderAction | "s
  * settlement run (so a statement exists, as in live). "fail" is a failed
  * transfer: the order is cancelled and the buyer refunded.
  */
-export async function simulateOrder(db: Db, owner: SandboxOwner, input: { orderId: string; simulation: OrderSimulation }, actor: Actor) {
+export async function simulateOrder(db: Database, owner: SandboxOwner, input: { orderId: string; simulation: OrderSimulation }, actor: Actor) {
   requireSandbox(owner.environment);
   const [order] = await db
     .select()
@@ -63,6 +64,10 @@ export async function simulateOrder(db: Db, owner: SandboxOwner, input: { orderI
   const next = simulationsFor(order.status);
   if (input.simulation === "fail") {
     if (!next.fail) throw new AppError("conflict", `order ${order.id} is ${order.status}; only an order before its transfer completes can fail`);
+    // A hosted-checkout sale's payment goes back through the processor (a refund); a partner-collected sale is cancelled.
+    if (await collectedPayment(db, order.id)) {
+      return { order: (await refundOrder(db, { orderId: order.id, actor, reason: "Sandbox: the transfer failed" })).order.order };
+    }
     return { order: await transitionOrder(db, { orderId: order.id, action: "cancel", actor, owner, note: "Sandbox: the transfer failed; the buyer is refunded." }) };
   }
   if (!next.advance) throw new AppError("conflict", `order ${order.id} is ${order.status}; it has no further step to simulate`);

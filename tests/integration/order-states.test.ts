@@ -4,12 +4,13 @@ import { after, before, describe, it } from "node:test";
 import { and, asc, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { closeDb, getDb } from "@/db/client";
-import { auditLog, domains, events, orders, orderTimeline } from "@/db/schema";
+import { auditLog, domains, events, orders, orderTimeline, payments } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { orderStatuses } from "@/server/contracts/orders";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { serializeOrderSummary, transitionOrder, type OrderAction, type OrderRow, type OrderStatus } from "@/server/services/order-states";
+import { getOrderForStaff } from "@/server/services/admin-orders";
 import { runAdmin } from "../helpers/cli";
 import { createTestPartner } from "../helpers/partner";
 
@@ -196,6 +197,25 @@ describe("order state machine: every action from every status", () => {
     assert.equal(afterwards.events.length, 0);
     assert.equal(afterwards.audits.length, 0);
     assert.equal(afterwards.listingStatus, "sold");
+  });
+
+  it("a hosted-checkout sale whose payment the marketplace holds is refunded, never cancelled (cancel would keep the buyer's money)", async () => {
+    const order = await makeOrder("PAID", "checkout");
+    await getDb().insert(payments).values({
+      id: newId("payment"), orderId: order.id, environment: "sandbox", provider: "sandbox", providerRef: `ch_${order.id}`,
+      idempotencyKey: `test:${order.id}`, amountCents: 5_000, status: "succeeded",
+    });
+    assert.deepEqual((await getOrderForStaff(getDb(), order.id)).actions, ["start_transfer", "refund"], "the console offers refund, not cancel");
+    const before = await history(order.id);
+    await assert.rejects(transitionOrder(getDb(), { orderId: order.id, action: "cancel", actor: admin }), (error: unknown) =>
+      error instanceof AppError && error.code === "conflict" && /refund the order instead/.test(error.message));
+    const after = await history(order.id);
+    assert.equal(after.order.status, "PAID");
+    assert.equal(after.timeline.length, before.timeline.length, "nothing written");
+    assert.equal(after.events.length, before.events.length);
+    // Without a collected payment (a partner-collected sale, or one already refunded) cancel stays a move.
+    await getDb().update(payments).set({ status: "refunded" }).where(eq(payments.orderId, order.id));
+    assert.equal((await transitionOrder(getDb(), { orderId: order.id, action: "cancel", actor: admin })).status, "CANCELLED");
   });
 
   it("an owner that is not the order's partner or environment sees not_found", async () => {
