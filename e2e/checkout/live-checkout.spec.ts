@@ -7,6 +7,7 @@ import { createCredential, createPartner } from "@/server/services/partners";
 import { createPartnerClient, type PartnerClient } from "@/server/signing/client";
 import Stripe from "stripe";
 import { E2E_STRIPE_KEYS, e2eStripeUrl } from "../../tests/helpers/stripe-e2e-keys";
+import { expectAccessible, saveScreenshots } from "../dashboard/helpers";
 
 // Live hosted checkout in Chromium, the app paying through a local stand-in of
 // Stripe's API (playwright.config.ts starts it): the page has no card input of
@@ -74,6 +75,9 @@ test("the live page has no card input of its own, mounts the Payment Element con
   await expect(page.locator('input[autocomplete^="cc-"]')).toHaveCount(0);
   await expect(page.locator('input[name^="card"]')).toHaveCount(0);
   await page.screenshot({ path: "test-results/live-checkout-no-stripejs.png", fullPage: true });
+  await expectAccessible(page, "live checkout, Stripe.js unavailable");
+  await saveScreenshots(page, "live-checkout-no-stripejs");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Reloading reuses the one intent.
   const first = await intentIdOf(sessionId);
