@@ -7,20 +7,32 @@ import { createServer } from "node:http";
 import next from "next";
 import { tagClientIp } from "@/server/http/client-ip";
 import { requestIdFor } from "@/server/http/request-id";
-import { getEnv } from "@/server/env";
+import { EnvError, getEnv } from "@/server/env";
 import { flushRequestLog } from "@/server/services/request-log";
 
 const [mode, , portArg] = process.argv.slice(2);
 const dev = mode === "dev";
 const port = Number(portArg ?? process.env.PORT ?? 3000);
-const hops = getEnv().TRUST_PROXY_HOPS;
+// Next serves a build with NODE_ENV=production and sets it itself; set it first, so the settings are
+// checked here as the route handlers will read them and a mistake stops the start with its sentence
+// (not a server that answers 500 to every request: "SECRET_KEY: required in production").
+if (!dev) Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
+let env: ReturnType<typeof getEnv>;
+try {
+  env = getEnv();
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const hops = env.TRUST_PROXY_HOPS;
 
 const app = next({ dev, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 // HSTS only where the public URL is https (a plain-http demo must stay reachable).
-const hsts = getEnv().APP_URL.startsWith("https:") ? "max-age=63072000; includeSubDomains" : undefined;
+const hsts = env.APP_URL.startsWith("https:") ? "max-age=63072000; includeSubDomains" : undefined;
 
 const server = createServer((request, response) => {
   tagClientIp(request, hops);

@@ -103,6 +103,20 @@ describe("first run anywhere", () => {
       }
     });
 
+    it("the web server of a production build, without SECRET_KEY, refuses to start rather than answer 500s", async () => {
+      const root = privateFolder();
+      try {
+        const { SECRET_KEY: _key, APP_ENV: _app, ...rest } = cleanEnv({ DATA_DIR: path.join(root, "data") });
+        const ran = await run(["scripts/serve.ts", "start", "-p", "3998"], rest);
+        assert.equal(ran.code, 1);
+        assert.match(ran.stderr, /^Invalid settings:\n {2}SECRET_KEY: required in production/);
+        assert.doesNotMatch(ran.stderr, /^\s+at /m);
+        assert.doesNotMatch(ran.stdout, /listening/);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+
     it("data folder cannot be written", async () => {
       const root = privateFolder();
       const file = path.join(root, "a-file");
