@@ -56,6 +56,9 @@ function stripeKey(pattern: RegExp, what: string) {
 }
 
 /** One Stripe account's keys (live, or the test mode sandbox checkout may use). */
+/** Every setting the service reads from its environment, as `.env.example` lists them (with next-auth's two). */
+export const settingSchemas: Readonly<Record<string, z.ZodType>> = schema.shape;
+
 export interface StripeKeys {
   secretKey: string;
   publishableKey: string;
