@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { Alert, Button, Field, Label, inputClasses } from "@/components/ui";
+import { Alert, Button, Field } from "@/components/ui";
+import { BuyerFields } from "./buyer-fields";
 import { payAction, type PayState } from "./actions";
 
 export interface CheckoutFormProps {
@@ -28,40 +29,12 @@ export function CheckoutForm({ token, priceLabel, countries, defaultEmail, sandb
       ) : null}
       <input type="hidden" name="pt" value={token} />
 
-      <fieldset className="space-y-4">
-        <legend className="text-sm font-semibold text-ink">Contact</legend>
-        <Field id="email" name="email" type="email" label="Email" autoComplete="email" inputMode="email" required
-          defaultValue={values?.email ?? defaultEmail} error={errors.email} hint="Your receipt and transfer instructions go here." />
-        <Field id="name" name="name" label="Full name" autoComplete="name" required defaultValue={values?.name} error={errors.name} />
-        <div className="space-y-1.5">
-          <Label htmlFor="country">Country</Label>
-          <select
-            key={state.attempt ?? 0}
-            id="country"
-            name="country"
-            required
-            autoComplete="country"
-            defaultValue={values?.country ?? ""}
-            aria-invalid={errors.country ? true : undefined}
-            aria-describedby={errors.country ? "country-error" : undefined}
-            className={inputClasses}
-          >
-            <option value="" disabled>
-              Choose a country
-            </option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {errors.country ? (
-            <p id="country-error" className="text-xs font-medium text-danger-ink">
-              {errors.country}
-            </p>
-          ) : null}
-        </div>
-      </fieldset>
+      <BuyerFields
+        countries={countries}
+        errors={errors}
+        defaults={{ email: values?.email ?? defaultEmail, name: values?.name, country: values?.country }}
+        countryKey={state.attempt ?? 0}
+      />
 
       <fieldset className="space-y-4">
         <legend className="text-sm font-semibold text-ink">Card</legend>

@@ -5,7 +5,8 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 // The pure entry point loads Stripe.js only when loadStripe is called (this form), never on import.
 import { loadStripe } from "@stripe/stripe-js/pure";
 import type { Stripe } from "@stripe/stripe-js";
-import { Alert, Button, Field, Label, inputClasses } from "@/components/ui";
+import { Alert, Button } from "@/components/ui";
+import { BuyerFields } from "./buyer-fields";
 import { saveBuyerAction, type BuyerState } from "./actions";
 
 // The live (and Stripe test-mode) payment form: our page asks who is paying;
@@ -126,31 +127,7 @@ function ConfirmForm({ token, priceLabel, countries, defaultEmail, testMode }: S
           {state.error}
         </Alert>
       ) : null}
-      <fieldset className="space-y-4">
-        <legend className="text-sm font-semibold text-ink">Contact</legend>
-        <Field id="email" name="email" type="email" label="Email" autoComplete="email" inputMode="email" required
-          defaultValue={defaultEmail} error={errors.email} hint="Your receipt and transfer instructions go here." />
-        <Field id="name" name="name" label="Full name" autoComplete="name" required error={errors.name} />
-        <div className="space-y-1.5">
-          <Label htmlFor="country">Country</Label>
-          <select id="country" name="country" required autoComplete="country" defaultValue=""
-            aria-invalid={errors.country ? true : undefined} aria-describedby={errors.country ? "country-error" : undefined} className={inputClasses}>
-            <option value="" disabled>
-              Choose a country
-            </option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {errors.country ? (
-            <p id="country-error" className="text-xs font-medium text-danger-ink">
-              {errors.country}
-            </p>
-          ) : null}
-        </div>
-      </fieldset>
+      <BuyerFields countries={countries} errors={errors} defaults={{ email: defaultEmail }} />
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-ink">Payment</legend>
         {testMode ? <p className="text-xs text-muted">Stripe test mode: use 4242 4242 4242 4242 with any future date and any CVC.</p> : null}
