@@ -1,12 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import http from "node:http";
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { resetEnv } from "@/server/env";
 import { disableWebhookEndpoint, saveWebhookEndpoint } from "@/server/services/webhooks";
+import { startCountingReceiver } from "./lib/receiver";
 import { atLeast, exactly, figure, sampler, type Report } from "./lib/figures";
 import { harnessPartner, listDomains } from "./lib/fixtures";
 import { sendSigned, startGateServers, type ServerProcesses, type Target } from "./lib/transport";
@@ -42,18 +41,8 @@ export async function runCrash(options: CrashOptions): Promise<Report> {
   process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
   resetEnv();
 
-  // receiver: counts each event id
-  const received = new Map<string, number>();
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const id = String(req.headers["x-service-event-id"]);
-      received.set(id, (received.get(id) ?? 0) + 1);
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const receiver = await startCountingReceiver();
+  const { received, url: receiverUrl } = receiver;
 
   // One credential per 10 requests (the write class allows 20 a minute), retries included.
   const seller = await harnessPartner({ credentials: Math.ceil((orders * 3) / 10) + 10, scopes: ["buy"] });
@@ -164,7 +153,7 @@ export async function runCrash(options: CrashOptions): Promise<Report> {
   await worker.stop("SIGKILL");
   await Promise.all(web.map((w) => w.stop()));
   await disableWebhookEndpoint(db, owner, { type: "system" }).catch(() => {});
-  await new Promise<void>((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve())));
+  await receiver.close();
 
   // checks
   const rows = await db.execute<{ domain: string; id: string; recorded: number }>(sql`

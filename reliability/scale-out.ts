@@ -1,11 +1,10 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { getDb } from "@/db/client";
 import { resetEnv } from "@/server/env";
 import { recordEvent } from "@/server/services/events";
 import { createCredential, revokeCredential } from "@/server/services/partners";
 import { disableWebhookEndpoint, saveWebhookEndpoint } from "@/server/services/webhooks";
+import { startCountingReceiver } from "./lib/receiver";
 import { atMost, exactly, figure, sampler, type Report } from "./lib/figures";
 import { harnessPartner } from "./lib/fixtures";
 import { sendSigned, startGateServers } from "./lib/transport";
@@ -70,17 +69,8 @@ export async function runScaleOut(options: ScaleOutOptions): Promise<Report> {
     // delivery by two worker processes
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
     resetEnv();
-    const received = new Map<string, number>();
-    const receiver = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        const id = String(req.headers["x-service-event-id"]);
-        received.set(id, (received.get(id) ?? 0) + 1);
-        res.writeHead(200).end("ok");
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const receiver = await startCountingReceiver();
+    const { received, url } = receiver;
     const owners: { partnerId: string; environment: "sandbox" }[] = [];
     for (let i = 0; i < options.partners; i++) {
       const partner = await harnessPartner({ credentials: 0, scopes: ["webhook"] });
@@ -108,7 +98,7 @@ export async function runScaleOut(options: ScaleOutOptions): Promise<Report> {
     } finally {
       await workers.stop();
       for (const o of owners) await disableWebhookEndpoint(db, o, { type: "system" }).catch(() => {});
-      await new Promise<void>((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve())));
+      await receiver.close();
     }
     const seconds = (performance.now() - t0) / 1000;
     figures.push(
