@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
 import { dispatch } from "./routes";
+import { stopChildren } from "./processes";
 
 // Where a harness sends its requests: the route handlers in this process, HTTP
 // servers already running (REL_URLS, e.g. `npm start` builds on two ports), or
@@ -69,16 +70,7 @@ export async function startGateServers(count: number, env: Record<string, string
     urls,
     targets: urls.map(httpTarget),
     stop: async () => {
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once("exit", () => resolve());
-              child.kill("SIGKILL");
-            }),
-        ),
-      );
+      await stopChildren(children, "SIGKILL");
     },
   };
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Database } from "@/db/client";
 import { startWebhookWorker, type WebhookWorker, type WorkerOptions } from "@/server/webhooks/worker";
+import { stopChildren } from "./processes";
 
 // Webhook workers for benches and harnesses: in this process (each on the given
 // pool) or as `scripts/worker.ts` processes (their own pools; they read
@@ -47,16 +48,7 @@ export async function startWorkers(input: {
     workers,
     stop: async (signal = "SIGTERM") => {
       await Promise.all(workers.map((w) => w.stop()));
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once("exit", () => resolve());
-              child.kill(signal);
-            }),
-        ),
-      );
+      await stopChildren(children, signal);
     },
   };
 }
