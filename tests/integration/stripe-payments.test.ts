@@ -237,13 +237,19 @@ describe("the Stripe webhook records the sale once", () => {
   });
 });
 
+/** Two buyers' checkout sessions for one listed domain, each page rendered once (so each has its intent). */
+async function twoBuyersOfOneDomain() {
+  const domain = await listDomain();
+  const a = await createSession(domain);
+  const b = await createSession(domain);
+  await render(a.token);
+  await render(b.token);
+  return { domain, a, b };
+}
+
 describe("two buyers, one domain", () => {
   it("both may pay; the second success is refunded through Stripe and its page says why", async () => {
-    const domain = await listDomain();
-    const a = await createSession(domain);
-    const b = await createSession(domain);
-    await render(a.token);
-    await render(b.token);
+    const { domain, a, b } = await twoBuyersOfOneDomain();
     const intentA = stripe.succeed((await intentOf(a.sessionId)).providerRef!);
     const intentB = stripe.succeed((await intentOf(b.sessionId)).providerRef!);
     const [resA, resB] = await Promise.all([deliver("payment_intent.succeeded", intentA), deliver("payment_intent.succeeded", intentB)]);
@@ -268,11 +274,7 @@ describe("two buyers, one domain", () => {
 describe("two buyers, one domain: the later buyer returns before the webhook", () => {
   it("the closed page reads the buyer's own intent, refunds it and says so instead of 'nothing was charged'", async () => {
     const { settleReturningIntent } = await import("@/server/services/checkout-intents");
-    const domain = await listDomain();
-    const a = await createSession(domain);
-    const b = await createSession(domain);
-    await render(a.token);
-    await render(b.token);
+    const { a, b } = await twoBuyersOfOneDomain();
     await deliver("payment_intent.succeeded", stripe.succeed((await intentOf(a.sessionId)).providerRef!));
     assert.equal((await getCheckoutView(getDb(), b.token)).kind, "unavailable"); // nothing of B's paid yet
     assert.equal(await settleReturningIntent(getDb(), b.token), "requires_payment");
@@ -287,11 +289,7 @@ describe("two buyers, one domain: the later buyer returns before the webhook", (
 describe("the refund of a name sold twice survives a Stripe outage", () => {
   it("the webhook answers 500 (Stripe retries), the payment stays refunding, and the worker's pass refunds it once", async () => {
     const { reconcilePaymentIntents } = await import("@/server/services/checkout");
-    const domain = await listDomain();
-    const a = await createSession(domain);
-    const b = await createSession(domain);
-    await render(a.token);
-    await render(b.token);
+    const { domain, a, b } = await twoBuyersOfOneDomain();
     await deliver("payment_intent.succeeded", stripe.succeed((await intentOf(a.sessionId)).providerRef!));
     const intentB = stripe.succeed((await intentOf(b.sessionId)).providerRef!);
     stripe.failNext = 3; // refunds.create and the SDK's two retries
