@@ -1,10 +1,14 @@
 // npm test: lint + typecheck + unit + integration + e2e, in that order, against
-// a real PostgreSQL (DATABASE_URL when set, else the embedded one).
+// a real PostgreSQL (DATABASE_URL when set, else the embedded one). A whole run
+// overlaps work that leaves a core idle: lint beside typecheck (each one thread),
+// and the production build the e2e stage serves beside integration (one test
+// file at a time); each stage still reports on its own, in order.
 //   npm test                  every stage
 //   npm test -- unit          one stage (lint | typecheck | unit | integration | e2e)
 //   npm test -- integration tests/integration/auth.test.ts   some files of one stage
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
+import { NEXT_BIN, staleBuildReason } from "@/server/cli/next-build";
 import path from "node:path";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -35,15 +39,27 @@ interface Result {
   skipped: number;
 }
 
-function run(command: string, args: string[], parse?: (output: string) => Omit<Result, "code">): Promise<Result> {
+/** Runs a command; its output goes to the console as it comes, or, when `buffered`, all at once at the end. */
+function run(
+  command: string,
+  args: string[],
+  parse?: (output: string) => Omit<Result, "code">,
+  buffered = false,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"], env: process.env });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", buffered ? "pipe" : "inherit"], env });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      process.stdout.write(chunk);
+    const collect = (chunk: Buffer) => {
+      if (!buffered) process.stdout.write(chunk);
       output += chunk.toString();
+    };
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    child.on("exit", (code) => {
+      if (buffered) process.stdout.write(output);
+      resolve({ code: code ?? 1, ...(parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 }) });
     });
-    child.on("exit", (code) => resolve({ code: code ?? 1, ...(parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 }) }));
   });
 }
 
@@ -75,19 +91,35 @@ const bin = (name: string) => path.join("node_modules", ".bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStages: string[] = [];
 
+// Started early, finished (or failed) before their stage reports.
+const early = new Map<Stage, Promise<Result>>();
+const whole = !requested;
+if (whole) {
+  // Lint and typecheck each use one thread: run them side by side.
+  early.set("lint", run(bin("eslint"), ["--max-warnings=0", "."], undefined, true));
+  early.set("typecheck", run(bin("tsc"), ["--noEmit", "-p", "."], undefined, true));
+}
+/** The production build the e2e stage's server would otherwise make first, started beside integration. */
+let build: Promise<Result> | undefined;
+
 for (const stage of selected) {
   console.log(`\n=== ${stage} ===`);
   let result: Result;
   switch (stage) {
     case "lint":
-      result = await run(bin("eslint"), ["--max-warnings=0", "."]);
-      break;
     case "typecheck":
-      result = await run(bin("tsc"), ["--noEmit", "-p", "."]);
+      result = await (early.get(stage) ?? (stage === "lint" ? run(bin("eslint"), ["--max-warnings=0", "."]) : run(bin("tsc"), ["--noEmit", "-p", "."])));
       break;
     case "unit":
     case "integration": {
-      if (stage === "integration") await prepareDatabase();
+      if (stage === "integration") {
+        await prepareDatabase();
+        const reason = whole ? staleBuildReason() : undefined;
+        if (reason) {
+          console.log(`(building the web app for the e2e stage meanwhile: ${reason})`);
+          build = run(node, [NEXT_BIN, "build"], undefined, true, { ...process.env, NODE_ENV: "production" });
+        }
+      }
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });
       result = await run(
@@ -98,6 +130,14 @@ for (const stage of selected) {
       break;
     }
     case "e2e":
+      if (build) {
+        console.log("(the production build made during integration:)");
+        const built = await build;
+        if (built.code !== 0) {
+          result = built;
+          break;
+        }
+      }
       await prepareDatabase();
       result = await run(bin("playwright"), ["test", ...files], playwrightCounts);
       break;
