@@ -1,14 +1,16 @@
-// npm test: lint + typecheck + unit + integration + e2e, in that order, against
-// a real PostgreSQL (DATABASE_URL when set, else the embedded one).
+// npm test: lint + typecheck + unit + integration + e2e + deploy, in that order,
+// against a real PostgreSQL (DATABASE_URL when set, else the embedded one). deploy
+// runs the standalone output of the build e2e made (tests/deploy: two web instances
+// and a worker from .next/standalone), so it comes after e2e.
 //   npm test                  every stage
-//   npm test -- unit          one stage (lint | typecheck | unit | integration | e2e)
+//   npm test -- unit          one stage (lint | typecheck | unit | integration | e2e | deploy)
 //   npm test -- integration tests/integration/auth.test.ts   some files of one stage
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-const stages = ["lint", "typecheck", "unit", "integration", "e2e"] as const;
+const stages = ["lint", "typecheck", "unit", "integration", "e2e", "deploy"] as const;
 type Stage = (typeof stages)[number];
 
 const [requested, ...files] = process.argv.slice(2);
@@ -86,8 +88,9 @@ for (const stage of selected) {
       result = await run(bin("tsc"), ["--noEmit", "-p", "."]);
       break;
     case "unit":
-    case "integration": {
-      if (stage === "integration") await prepareDatabase();
+    case "integration":
+    case "deploy": {
+      if (stage !== "unit") await prepareDatabase();
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });
       result = await run(
