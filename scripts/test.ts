@@ -1,16 +1,16 @@
-// npm test: lint + typecheck + unit + integration + e2e + deploy, in that order,
+// npm test: audit + lint + typecheck + unit + integration + e2e + deploy, in that order,
 // against a real PostgreSQL (DATABASE_URL when set, else the embedded one). deploy
 // runs the standalone output of the build e2e made (tests/deploy: two web instances
 // and a worker from .next/standalone), so it comes after e2e.
 //   npm test                  every stage
-//   npm test -- unit          one stage (lint | typecheck | unit | integration | e2e | deploy)
+//   npm test -- unit          one stage (audit | lint | typecheck | unit | integration | e2e | deploy)
 //   npm test -- integration tests/integration/auth.test.ts   some files of one stage
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-const stages = ["lint", "typecheck", "unit", "integration", "e2e", "deploy"] as const;
+const stages = ["audit", "lint", "typecheck", "unit", "integration", "e2e", "deploy"] as const;
 type Stage = (typeof stages)[number];
 
 const [requested, ...files] = process.argv.slice(2);
@@ -81,6 +81,9 @@ for (const stage of selected) {
   console.log(`\n=== ${stage} ===`);
   let result: Result;
   switch (stage) {
+    case "audit":
+      result = await run(node, ["--import", "tsx", "scripts/audit.ts"]);
+      break;
     case "lint":
       result = await run(bin("eslint"), ["--max-warnings=0", "."]);
       break;
