@@ -167,6 +167,30 @@ describe("the standalone build: migrate, two web instances, one worker, one data
     const [user] = await pool.db.select().from(users).where(eq(users.email, email));
     assert.ok(user, "the action ran on the other instance and created the account");
   });
+
+  it("each command refuses to start on a mistake, in one sentence: no shared key, a schema not this release's", async () => {
+    const { NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: _key, ...keyless } = production;
+    await admin.unsafe(`create database ${dbName}_empty`);
+    const emptyUrl = Object.assign(new URL(dbUrl), { pathname: `/${dbName}_empty` }).href;
+    const worker = { ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: undefined };
+    const [web, pending] = await Promise.all([
+      runToEnd("web.mjs", { ...keyless, PORT: String(PORT + 2) }),
+      runToEnd("worker.mjs", { ...worker, DATABASE_URL: emptyUrl }),
+    ]);
+    await admin.unsafe(`drop database if exists ${dbName}_empty with (force)`);
+    assert.deepEqual([web.code, pending.code], [1, 1]);
+    assert.match(web.text, /^Invalid settings:\n {2}NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: required in production, the same on every web instance[^\n]*\n$/);
+    const known = knownMigrations();
+    assert.equal(pending.text, `worker: the database lacks ${known.length} migration(s) of this release (first: ${known[0]!.tag}); run npm run migrate first\n`);
+
+    // A newer release migrated the database: this release's migrate and worker leave it alone.
+    await pool.sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-release', ${known.at(-1)!.when + 60_000})`;
+    const [migrate, stale] = await Promise.all([runToEnd("migrate.mjs", production), runToEnd("worker.mjs", worker)]);
+    const newer = `the database holds 1 migration(s) newer than this release knows (its latest is ${known.at(-1)!.tag}); run the release that migrated it, or a newer one`;
+    assert.deepEqual([migrate.code, stale.code], [1, 1]);
+    assert.equal(migrate.text, `migrate: ${newer}\n`);
+    assert.equal(stale.text, `worker: ${newer}\n`);
+  });
 });
 
 function unescapeHtml(text: string): string {
