@@ -12,6 +12,7 @@ import { packageStandalone } from "@/server/cli/standalone";
 import { getEnv, resetEnv } from "@/server/env";
 import { waitForHealth } from "@/server/cli/next-build";
 import { recordEvent } from "@/server/services/events";
+import { addDomain } from "@/server/services/inventory";
 import { createCredential, createPartner, revokeCredential } from "@/server/services/partners";
 import { saveWebhookEndpoint } from "@/server/services/webhooks";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
@@ -81,7 +82,10 @@ describe("the standalone build: migrate, two web instances, one worker, one data
     const webs = webUrls.map((url) => command("web.mjs", { ...production, PORT: new URL(url).port }));
     children.push(...webs);
     children.push(command("worker.mjs", { ...shared, APP_ENV: "development", NODE_ENV: "production", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "1s,2s" }));
-    await Promise.all(webs.map((child, i) => waitForHealth(`${webUrls[i]}/api/health`, child, 60_000)));
+    await Promise.all(webs.map((child, i) => waitForHealth(`${webUrls[i]}/api/health`, child, 60_000))).catch((error: Error) => {
+      console.log(output.join("")); // why a command did not come up
+      throw error;
+    });
   });
 
   after(async () => {
@@ -89,8 +93,7 @@ describe("the standalone build: migrate, two web instances, one worker, one data
     await pool.sql.end({ timeout: 5 });
     await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end();
-    // The processes' own output, for a failure's reader (DEPLOY_VERBOSE=1 prints it always).
-    if (process.env.DEPLOY_VERBOSE || process.exitCode) console.log(output.join(""));
+    if (process.env.DEPLOY_VERBOSE) console.log(output.join("")); // the processes' own output
   });
 
   it("both instances answer health, through the custom server (request ids on Next's own pages too)", async () => {
@@ -106,6 +109,14 @@ describe("the standalone build: migrate, two web instances, one worker, one data
     const css = /href="(\/_next\/static\/[^"]+\.css)"/.exec(await page.text());
     assert.ok(css, "the home page links its stylesheet");
     assert.equal((await fetch(`${webUrls[1]}${css[1]}`)).status, 200, "static files are served from the standalone folder");
+  });
+
+  it("search works from the standalone folder (WordNet and the encoder are packages Next cannot trace)", async () => {
+    await addDomain(pool.db, { environment: "live", name: "quietcoffeeroasters.com", priceCents: 250_000 });
+    const response = await fetch(`${webUrls[0]}/api/domain/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "espresso beans" }) });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { results: { domain: string }[] };
+    assert.deepEqual(body.results.map((r) => r.domain), ["quietcoffeeroasters.com"]);
   });
 
   it("a signed request's nonce used on one instance is refused on the other; a revoked key is refused by both within a second", async () => {
