@@ -26,18 +26,21 @@ if (!dev) Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "produc
 const env = loadSettingsOrExit("web");
 const hops = env.TRUST_PROXY_HOPS;
 
-// Bundled into the standalone folder, this file sits beside Next's server.js and .next:
-// Next then takes the build's own config, as that server.js does (no next.config there).
+// A production start serves the build with the config it was built with, as the
+// server.js Next writes into .next/standalone does (that folder has no next.config;
+// npm start's has, and Next would warn that `next start` is not for standalone builds).
+// Bundled into the standalone folder, this file sits beside that server.js and .next.
 const here = path.dirname(fileURLToPath(import.meta.url));
-const standaloneConfig = path.join(here, ".next", "required-server-files.json");
-const standalone = !dev && existsSync(standaloneConfig) && existsSync(path.join(here, "server.js"));
+const standalone = !dev && existsSync(path.join(here, ".next", "required-server-files.json")) && existsSync(path.join(here, "server.js"));
+const dir = standalone ? here : process.cwd();
+const builtConfig = path.join(dir, ".next", "required-server-files.json");
 let conf: Record<string, unknown> | undefined;
-if (standalone) {
-  conf = (JSON.parse(readFileSync(standaloneConfig, "utf8")) as { config: Record<string, unknown> }).config;
+if (!dev && existsSync(builtConfig)) {
+  conf = (JSON.parse(readFileSync(builtConfig, "utf8")) as { config: Record<string, unknown> }).config;
   process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(conf);
-  process.chdir(here);
 }
-const app = next({ dev, port, dir: standalone ? here : process.cwd(), ...(conf ? { conf } : {}) });
+if (standalone) process.chdir(here);
+const app = next({ dev, port, dir, ...(conf ? { conf } : {}) });
 const handle = app.getRequestHandler();
 await app.prepare();
 
