@@ -29,7 +29,8 @@ import { startCountingReceiver } from "@/reliability/lib/receiver";
 const PORT = Number(process.env.DEPLOY_PORT ?? 3300);
 const webUrls = [`http://127.0.0.1:${PORT}`, `http://127.0.0.1:${PORT + 1}`] as const;
 const admin = postgres(resolveDatabaseUrl(), { max: 1, onnotice: () => {} });
-const dbName = `deploy_test_${randomBytes(4).toString("hex")}`;
+// Named after the stage's database, so a run touches only names of its own prefix.
+const dbName = `${new URL(resolveDatabaseUrl()).pathname.slice(1)}_deploy_${randomBytes(4).toString("hex")}`;
 const dbUrl = Object.assign(new URL(resolveDatabaseUrl()), { pathname: `/${dbName}` }).href;
 const pool = createPool(dbUrl, 2);
 const children: ChildProcess[] = [];

@@ -15,7 +15,7 @@ const admin = postgres(base.href, { max: 1, onnotice: () => {} });
 const made: string[] = [];
 
 async function freshDatabase(): Promise<string> {
-  const name = `release_test_${randomBytes(4).toString("hex")}`;
+  const name = `${base.pathname.slice(1)}_release_${randomBytes(4).toString("hex")}`; // the test database's prefix
   await admin.unsafe(`create database ${name}`);
   made.push(name);
   const url = new URL(base.href);
