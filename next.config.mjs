@@ -2,6 +2,10 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // A build made once and run anywhere: .next/standalone holds the server files and
+  // the traced node_modules; server/cli/standalone.ts adds the static files and the
+  // bundled web, worker and migrate commands (README "Operate it").
+  output: "standalone",
   // The embedded database driver and its native binaries must stay outside the bundle.
   // The sentence encoder reads its weights and wasm from its own package folder at run time.
   serverExternalPackages: [

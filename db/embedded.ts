@@ -175,7 +175,7 @@ async function startEmbedded(previous: EmbeddedState | undefined): Promise<Embed
   const bin = await binaries();
   const options = `-p ${state.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(bin.pgCtl, ["start", "-w", "-t", "60", "-D", cluster, "-l", logOf(cluster), "-o", options], {
+    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["start", "-w", "-t", "60", "-D", cluster, "-l", logOf(cluster), "-o", options], {
       stdio: "ignore",
       ...(owner ?? {}),
     });
@@ -230,7 +230,7 @@ export async function stopEmbedded(): Promise<boolean> {
   const bin = await binaries();
   const owner = isRoot() ? await postgresOwner() : undefined;
   await new Promise<void>((resolve) => {
-    const child = spawn(bin.pgCtl, ["stop", "-m", "fast", "-w", "-D", cluster], { stdio: "ignore", ...(owner ?? {}) });
+    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["stop", "-m", "fast", "-w", "-D", cluster], { stdio: "ignore", ...(owner ?? {}) });
     child.on("exit", () => resolve());
     child.on("error", () => resolve());
   });

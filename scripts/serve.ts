@@ -3,11 +3,17 @@
 // the socket and TRUST_PROXY_HOPS (server/http/client-ip.ts). Next alone keeps a
 // client-sent X-Forwarded-For and never tells route handlers the socket address.
 //   node --import tsx scripts/serve.ts start|dev -p PORT
+// The standalone output runs the same file bundled (server/cli/standalone.ts):
+//   node .next/standalone/web.mjs        (PORT from the environment)
+// `npm run web` runs that bundle: web only, no workers and no migrations.
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import next from "next";
 import { tagClientIp } from "@/server/http/client-ip";
 import { requestIdFor } from "@/server/http/request-id";
-import { EnvError, getEnv } from "@/server/env";
+import { loadSettingsOrExit } from "@/server/cli/settings";
 import { flushRequestLog } from "@/server/services/request-log";
 
 const [mode, , portArg] = process.argv.slice(2);
@@ -17,17 +23,24 @@ const port = Number(portArg ?? process.env.PORT ?? 3000);
 // checked here as the route handlers will read them and a mistake stops the start with its sentence
 // (not a server that answers 500 to every request: "SECRET_KEY: required in production").
 if (!dev) Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
-let env: ReturnType<typeof getEnv>;
-try {
-  env = getEnv();
-} catch (error) {
-  if (!(error instanceof EnvError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const env = loadSettingsOrExit("web");
 const hops = env.TRUST_PROXY_HOPS;
 
-const app = next({ dev, port, dir: process.cwd() });
+// A production start serves the build with the config it was built with, as the
+// server.js Next writes into .next/standalone does (that folder has no next.config;
+// npm start's has, and Next would warn that `next start` is not for standalone builds).
+// Bundled into the standalone folder, this file sits beside that server.js and .next.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const standalone = !dev && existsSync(path.join(here, ".next", "required-server-files.json")) && existsSync(path.join(here, "server.js"));
+const dir = standalone ? here : process.cwd();
+const builtConfig = path.join(dir, ".next", "required-server-files.json");
+let conf: Record<string, unknown> | undefined;
+if (!dev && existsSync(builtConfig)) {
+  conf = (JSON.parse(readFileSync(builtConfig, "utf8")) as { config: Record<string, unknown> }).config;
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(conf);
+}
+if (standalone) process.chdir(here);
+const app = next({ dev, port, dir, ...(conf ? { conf } : {}) });
 const handle = app.getRequestHandler();
 await app.prepare();
 

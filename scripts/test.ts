@@ -1,10 +1,12 @@
-// npm test: lint + typecheck + unit + integration + e2e, in that order, against
-// a real PostgreSQL (DATABASE_URL when set, else the embedded one). A whole run
-// overlaps work that leaves a core idle: lint beside typecheck (each one thread),
-// and the production build the e2e stage serves beside integration (one test
-// file at a time); each stage still reports on its own, in order.
+// npm test: audit + lint + typecheck + unit + integration + e2e + deploy, in that order,
+// against a real PostgreSQL (DATABASE_URL when set, else the embedded one). deploy
+// runs the standalone output of the build e2e served (tests/deploy: two web instances
+// and a worker from .next/standalone), so it comes after e2e. A whole run overlaps
+// work that leaves a core idle: audit (network), lint and typecheck (one thread
+// each) side by side, and the production build beside integration (one test file
+// at a time); each stage still reports on its own, in order.
 //   npm test                  every stage
-//   npm test -- unit          one stage (lint | typecheck | unit | integration | e2e)
+//   npm test -- unit          one stage (audit | lint | typecheck | unit | integration | e2e | deploy)
 //   npm test -- integration tests/integration/auth.test.ts   some files of one stage
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
@@ -12,7 +14,7 @@ import { NEXT_BIN, staleBuildReason } from "@/server/cli/next-build";
 import path from "node:path";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-const stages = ["lint", "typecheck", "unit", "integration", "e2e"] as const;
+const stages = ["audit", "lint", "typecheck", "unit", "integration", "e2e", "deploy"] as const;
 type Stage = (typeof stages)[number];
 
 const [requested, ...files] = process.argv.slice(2);
@@ -94,11 +96,12 @@ let failedStages: string[] = [];
 // Started early, finished (or failed) before their stage reports.
 const early = new Map<Stage, Promise<Result>>();
 const whole = !requested;
-if (whole) {
-  // Lint and typecheck each use one thread: run them side by side.
-  early.set("lint", run(bin("eslint"), ["--max-warnings=0", "."], undefined, true));
-  early.set("typecheck", run(bin("tsc"), ["--noEmit", "-p", "."], undefined, true));
+function start(stage: "audit" | "lint" | "typecheck", buffered = false): Promise<Result> {
+  if (stage === "audit") return run(node, ["--import", "tsx", "scripts/audit.ts"], undefined, buffered);
+  if (stage === "lint") return run(bin("eslint"), ["--max-warnings=0", "."], undefined, buffered);
+  return run(bin("tsc"), ["--noEmit", "-p", "."], undefined, buffered);
 }
+if (whole) for (const stage of ["audit", "lint", "typecheck"] as const) early.set(stage, start(stage, true));
 /** The production build the e2e stage's server would otherwise make first, started beside integration. */
 let build: Promise<Result> | undefined;
 
@@ -106,19 +109,19 @@ for (const stage of selected) {
   console.log(`\n=== ${stage} ===`);
   let result: Result;
   switch (stage) {
+    case "audit":
     case "lint":
     case "typecheck":
-      result = await (early.get(stage) ?? (stage === "lint" ? run(bin("eslint"), ["--max-warnings=0", "."]) : run(bin("tsc"), ["--noEmit", "-p", "."])));
+      result = await (early.get(stage) ?? start(stage));
       break;
     case "unit":
-    case "integration": {
-      if (stage === "integration") {
-        await prepareDatabase();
-        const reason = whole ? staleBuildReason() : undefined;
-        if (reason) {
-          console.log(`(building the web app for the e2e stage meanwhile: ${reason})`);
-          build = run(node, [NEXT_BIN, "build"], undefined, true, { ...process.env, NODE_ENV: "production" });
-        }
+    case "integration":
+    case "deploy": {
+      if (stage !== "unit") await prepareDatabase();
+      const reason = stage === "integration" && whole ? staleBuildReason() : undefined;
+      if (reason) {
+        console.log(`(building the web app for the e2e stage meanwhile: ${reason})`);
+        build = run(node, [NEXT_BIN, "build"], undefined, true, { ...process.env, NODE_ENV: "production" });
       }
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });

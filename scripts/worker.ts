@@ -1,11 +1,14 @@
-// npm run worker: the webhook delivery worker on its own (npm start runs one beside
-// the web server; any number may run against one database).
+// npm run worker: webhook delivery and the scheduled chores on their own (npm start
+// runs them beside the web server; any number may run against one database). In
+// production it does not migrate (npm run migrate does, once per release): it
+// refuses a database whose schema is not this release's.
+// The standalone output runs the same file bundled: node worker.mjs
 //   npm run worker                     every partner
 //   npm run worker -- --partner ID     only these partners' endpoints (repeatable)
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
-import { migrateDatabase } from "@/db/migrate";
-import { EnvError, getEnv } from "@/server/env";
+import { assertSchemaCurrent, migrateDatabase, SchemaMismatchError } from "@/db/migrate";
+import { loadSettingsOrExit } from "@/server/cli/settings";
 import { startChores } from "@/server/services/chores";
 import { startWebhookWorker } from "@/server/webhooks/worker";
 
@@ -23,16 +26,16 @@ for (let i = 0; i < argv.length; i++) {
   }
 }
 
-try {
-  getEnv();
-} catch (error) {
-  if (!(error instanceof EnvError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const env = loadSettingsOrExit("worker");
 
 // The same database as the server: DATABASE_URL, else the embedded one (started if down).
-await migrateDatabase(await ensureDatabase());
+try {
+  const url = await ensureDatabase();
+  await (env.APP_ENV === "production" ? assertSchemaCurrent(url) : migrateDatabase(url));
+} catch (error) {
+  console.error(`worker: ${error instanceof SchemaMismatchError ? error.message : `database setup failed: ${(error as Error).message}`}`);
+  process.exit(1);
+}
 const worker = await startWebhookWorker({ db: getDb(), partnerIds: partnerIds.length ? partnerIds : undefined });
 // Chores (payment intents, pruning) belong to every partner: not run by a partner-scoped worker.
 const chores = partnerIds.length ? undefined : startChores(getDb());

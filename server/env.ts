@@ -29,6 +29,11 @@ const schema = z.object({
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   MCP_URL: z.url({ protocol: /^https?$/ }).optional(),
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Next's Server Actions key (AES-GCM, base64 of 16, 24 or 32 bytes); the same on every web instance. */
+  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && [16, 24, 32].includes(Buffer.from(v, "base64").length), "must be the base64 of 16, 24 or 32 random bytes (openssl rand -base64 32)")
+    .optional(),
   WEBHOOK_RETRY_SCHEDULE: durationList.prefault(["10s", "1m", "5m", "30m", "2h", "6h", "12h", "24h"].join(",")),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
   SEED_DEMO: z.enum(["true", "false", "1", "0"]).optional(),
@@ -88,6 +93,24 @@ export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_K
 
 export class EnvError extends Error {
   override name = "EnvError";
+}
+
+/**
+ * What the release commands (migrate, web, worker) need beyond loadEnv in
+ * production: a real database, and for the web server one Server Actions key
+ * shared by every instance (else each build or host would use its own and a
+ * form rendered by one instance could not be posted to another).
+ */
+export function checkProductionProcess(env: Env, role: "migrate" | "web" | "worker"): void {
+  if (env.APP_ENV !== "production") return;
+  if (!env.DATABASE_URL) {
+    throw new EnvError("Invalid settings:\n  DATABASE_URL: required in production (the embedded database is for trying the product on one machine)");
+  }
+  if (role === "web" && !env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY) {
+    throw new EnvError(
+      "Invalid settings:\n  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: required in production, the same on every web instance (make one with openssl rand -base64 32)",
+    );
+  }
 }
 
 let cached: Env | undefined;

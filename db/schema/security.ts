@@ -20,3 +20,24 @@ export const rateLimits = pgTable("rate_limits", {
   key: text().primaryKey(),
   tat: at().notNull(),
 });
+
+/**
+ * One row per run of a scheduled chore (server/services/chore-runs.ts): the
+ * primary key (chore, slot) lets one worker claim a slot ("2026-11", an hour, a
+ * minute) however many ask; the lease lets another take over a slot whose
+ * runner died before it finished.
+ */
+export const choreRuns = pgTable(
+  "chore_runs",
+  {
+    chore: text().notNull(),
+    slot: text().notNull(),
+    holder: text().notNull(),
+    startedAt: at().notNull(),
+    leaseUntil: at().notNull(),
+    finishedAt: at(),
+    /** What the run did, or why it failed (then it is retried). */
+    outcome: text(),
+  },
+  (t) => [primaryKey({ columns: [t.chore, t.slot] }), index().on(t.startedAt)],
+);

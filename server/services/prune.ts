@@ -19,6 +19,8 @@ import { clock } from "@/server/clock";
 //   - Processor notifications seen (Stripe event ids): 30 days (Stripe retries for 3).
 //   - Referral clicks: 400 days (reports cover 13 months); site probes: 30 days;
 //     rate-limit buckets idle for a day (a GCRA bucket that old is full).
+//   - Chore runs (chore-runs.ts): 40 days, longer than the monthly slot, whose row
+//     must outlive its month for the settlement to run once in it.
 //   - Audit rows, orders, refunds, settlements and payouts are never pruned: they
 //     are the record.
 
@@ -39,6 +41,7 @@ export const retention = {
   clicksMs: 400 * DAY,
   siteProbesMs: 30 * DAY,
   rateLimitsMs: DAY,
+  choreRunsMs: 40 * DAY,
 } as const;
 
 /** Each target: the rows of one batch to delete (a `select ctid ... limit`), given the cut-off. */
@@ -92,6 +95,7 @@ const targets: { name: string; table: string; batch: (before: string) => SQL; ke
   },
   { name: "referral clicks", table: "referral_clicks", keep: "clicksMs", batch: (b) => sql`select ctid from referral_clicks where created_at < ${b}::timestamptz limit ${BATCH}` },
   { name: "site probes", table: "site_probes", keep: "siteProbesMs", batch: (b) => sql`select ctid from site_probes where checked_at < ${b}::timestamptz limit ${BATCH}` },
+  { name: "chore runs", table: "chore_runs", keep: "choreRunsMs", batch: (b) => sql`select ctid from chore_runs where started_at < ${b}::timestamptz limit ${BATCH}` },
   { name: "idle rate-limit buckets", table: "rate_limits", keep: "rateLimitsMs", batch: (b) => sql`select ctid from rate_limits where tat < ${b}::timestamptz limit ${BATCH}` },
 ];
 

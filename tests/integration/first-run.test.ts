@@ -1,36 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { runScript } from "../helpers/script";
 
 // A newcomer's first run: the embedded database starts from a clone in a private
 // folder (0700, a space in its path) as root or not, a lock left by a killed
 // start is taken over at once, and every failure to start is one sentence and a
 // non-zero exit, never a stack trace.
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = runScript;
 
 /** The environment of a fresh shell: no DATABASE_URL, no test settings. */
 function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
