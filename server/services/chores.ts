@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import { describeError } from "@/server/log";
+import { getLogger } from "@/server/observability/logger";
 import { reconcilePaymentIntents } from "./checkout";
 import { reconcileIntentPayments } from "./checkout-intents";
 import { pruneExpired } from "./prune";
@@ -13,7 +14,7 @@ export interface Chores {
 }
 
 export function startChores(db: Database, options: { log?: (message: string) => void } = {}): Chores {
-  const log = options.log ?? ((message: string) => console.log(`[chores] ${message}`));
+  const log = options.log ?? ((message: string) => getLogger().info({ component: "chores" }, message));
   const timers: NodeJS.Timeout[] = [];
   let running: Promise<unknown> = Promise.resolve();
   const every = (name: string, ms: number, fn: () => Promise<string | undefined>) => {

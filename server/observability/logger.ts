@@ -1,0 +1,98 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import pino, { type DestinationStream, type Logger } from "pino";
+import { getEnv } from "@/server/env";
+
+// The process's one structured logger: JSON lines on stdout (pino), written
+// asynchronously so a request never waits for the terminal or a log shipper.
+// Pretty-printed in development when the pino-pretty devDependency is installed;
+// a production install never loads it.
+//
+// One logger per process, kept on globalThis: Next gives each route bundle its own
+// copy of this module, and they must all write through the one async stream.
+
+export type { Logger };
+
+/** Values under these keys never reach a log line, at the top level or one object down. */
+const SECRET_KEYS = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-service-signature",
+  "password",
+  "secret",
+  "token",
+  "apiKey",
+  "card",
+  "cardNumber",
+  "cvc",
+  // A URL's query string can carry tokens (/checkout?pt=...): it is never logged.
+  "query",
+  "search",
+];
+export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
+  const part = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
+  return [part, part.startsWith("[") ? `*${part}` : `*.${part}`];
+});
+
+export interface LoggerOptions {
+  level?: string;
+  pretty?: boolean;
+  /** Where lines go (tests pass a stream they read); default: stdout, asynchronously. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const base = {
+    level: options.level ?? "info",
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (options.destination) return pino(base, options.destination);
+  const prettyTarget = options.pretty ? resolvePretty() : undefined;
+  if (prettyTarget) {
+    // A worker thread formats the lines; development only.
+    return pino({ ...base, transport: { target: prettyTarget, options: { colorize: true, ignore: "pid,hostname" } } });
+  }
+  const stdout = pino.destination({ dest: 1, sync: false });
+  process.once("exit", () => {
+    try {
+      stdout.flushSync();
+    } catch {
+      // a write still in flight at exit: nothing more can be done
+    }
+  });
+  return pino(base, stdout);
+}
+
+/** pino-pretty's entry file when it is installed (a devDependency: absent from production installs). */
+function resolvePretty(): string | undefined {
+  try {
+    return createRequire(path.join(process.cwd(), "package.json")).resolve("pino-pretty");
+  } catch {
+    return undefined;
+  }
+}
+
+const holder = globalThis as unknown as { __pdmLogger?: Logger };
+
+/** The process's logger, made from the settings (LOG_LEVEL, LOG_FORMAT) on first use. */
+export function getLogger(): Logger {
+  if (!holder.__pdmLogger) {
+    const env = getEnv();
+    holder.__pdmLogger = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_FORMAT === "pretty" });
+  }
+  return holder.__pdmLogger;
+}
+
+/** Replace the process's logger (tests capture lines this way). */
+export function installLogger(logger: Logger): void {
+  holder.__pdmLogger = logger;
+}
+
+/** Write what the async stream holds (before a deliberate exit). */
+export function flushLogs(): Promise<void> {
+  const logger = holder.__pdmLogger;
+  return new Promise((resolve) => (logger ? logger.flush(() => resolve()) : resolve()));
+}
