@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { getLogger } from "./logger";
+import { getRequestLogger } from "./logger";
 import { getMetrics } from "./metrics";
+import { OBSERVE_SLOT_HEADER, openNote, type RequestNote } from "./request-notes";
 import { routeClassOf, UNMATCHED } from "./routes";
 
 // One log line and the request metrics for every answer the web server gives,
@@ -10,26 +11,13 @@ import { routeClassOf, UNMATCHED } from "./routes";
 // the database.
 //
 // What only a route knows (the signed request's partner and key) reaches the line
-// through a note kept per request: the web server gives each request a slot
-// number in OBSERVE_SLOT_HEADER (replacing any copy the client sent), and the
-// route fills the slot's note (annotateRequest). The notes live on globalThis,
-// shared with the route bundles, and only while the request is in flight.
+// through the request's note (request-notes.ts).
 //
 // Never logged: the query string (it can carry tokens: /checkout?pt=...), the raw
 // path (ids, domain names: the route class stands for it), headers, bodies.
 
-export const OBSERVE_SLOT_HEADER = "x-observe-slot";
-
-export interface RequestNote {
-  partnerId?: string;
-  keyId?: string;
-  /** The error envelope's code, when the answer is one. */
-  errorCode?: string;
-}
-
-const holder = globalThis as unknown as { __pdmRequestNotes?: Map<string, RequestNote> };
-const notes = (holder.__pdmRequestNotes ??= new Map<string, RequestNote>());
-let lastSlot = 0;
+// The app's routes are read now, as the web server starts, not on its first answer.
+routeClassOf("/");
 
 /** Probes and scrapes log at debug: an orchestrator polls them every few seconds. */
 const QUIET_ROUTES = new Set(["/api/health", "/api/health/live", "/api/health/ready", "/metrics"]);
@@ -40,13 +28,11 @@ export const CLIENT_CLOSED = 499;
 /** Called by the web server for each request, before the app sees it. */
 export function observeRequest(request: IncomingMessage, response: ServerResponse, requestId: string, clientIp: string): void {
   const started = performance.now();
-  const slot = String(++lastSlot);
-  const note: RequestNote = {};
-  notes.set(slot, note);
-  request.headers[OBSERVE_SLOT_HEADER] = slot;
+  const { slot, note, close } = openNote();
+  request.headers[OBSERVE_SLOT_HEADER] = slot; // replaces any copy the client sent
   // "close" follows "finish" on a complete answer, and comes alone when the connection dropped first.
   response.once("close", () => {
-    notes.delete(slot);
+    close();
     const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED;
     recordRequest({
       requestId,
@@ -58,13 +44,6 @@ export function observeRequest(request: IncomingMessage, response: ServerRespons
       note,
     });
   });
-}
-
-/** What a route knows about its request, for the request's log line. A no-op outside the web server. */
-export function annotateRequest(request: Request, note: RequestNote): void {
-  const slot = request.headers.get(OBSERVE_SLOT_HEADER);
-  const entry = slot === null ? undefined : notes.get(slot);
-  if (entry) Object.assign(entry, note);
 }
 
 function routeOfUrl(url: string | undefined): string {
@@ -90,7 +69,7 @@ function recordRequest(served: Served): void {
   metrics.httpDuration.observe({ route, method }, served.seconds);
   if (status === 429) metrics.rateLimitRefusals.inc({ route });
 
-  const logger = getLogger();
+  const logger = getRequestLogger();
   const level = status >= 500 ? "error" : QUIET_ROUTES.has(route) ? "debug" : "info";
   if (!logger.isLevelEnabled(level)) return;
   const { partnerId, keyId, errorCode } = served.note;

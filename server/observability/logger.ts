@@ -13,7 +13,7 @@ import { getEnv } from "@/server/env";
 
 export type { Logger };
 
-/** Values under these keys never reach a log line, at the top level or one object down. */
+/** Values under these keys never reach a log line, at the top level or inside one of CONTAINERS. */
 const SECRET_KEYS = [
   "authorization",
   "cookie",
@@ -30,10 +30,14 @@ const SECRET_KEYS = [
   "query",
   "search",
 ];
-export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
-  const part = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
-  return [part, part.startsWith("[") ? `*${part}` : `*.${part}`];
-});
+const CONTAINERS = ["", "headers", "req.headers", "body", "params"];
+// Named paths only: a wildcard path ("*.secret") costs pino 10-20 µs a line, a named one next to nothing.
+export const REDACT_PATHS = CONTAINERS.flatMap((container) =>
+  SECRET_KEYS.map((key) => {
+    const part = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
+    return container === "" ? part : part.startsWith("[") ? `${container}${part}` : `${container}.${part}`;
+  }),
+);
 
 export interface LoggerOptions {
   level?: string;
@@ -53,7 +57,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const prettyTarget = options.pretty ? resolvePretty() : undefined;
   if (prettyTarget) {
     // A worker thread formats the lines; development only.
-    return pino({ ...base, transport: { target: prettyTarget, options: { colorize: true, ignore: "pid,hostname" } } });
+    return pino({ ...base, transport: { target: prettyTarget, options: { colorize: true, singleLine: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname" } } });
   }
   const stdout = pino.destination({ dest: 1, sync: false });
   process.once("exit", () => {
@@ -75,7 +79,7 @@ function resolvePretty(): string | undefined {
   }
 }
 
-const holder = globalThis as unknown as { __pdmLogger?: Logger };
+const holder = globalThis as unknown as { __pdmLogger?: Logger; __pdmRequestLogger?: { base: Logger; child: Logger } };
 
 /** The process's logger, made from the settings (LOG_LEVEL, LOG_FORMAT) on first use. */
 export function getLogger(): Logger {
@@ -84,6 +88,17 @@ export function getLogger(): Logger {
     holder.__pdmLogger = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_FORMAT === "pretty" });
   }
   return holder.__pdmLogger;
+}
+
+/**
+ * The logger for the web server's per-request line, which is built field by field
+ * from values that are safe to log (never a header, body or query): the same
+ * stream without the redaction pass, which costs 5-15 µs a line with this many paths.
+ */
+export function getRequestLogger(): Logger {
+  const base = getLogger();
+  if (holder.__pdmRequestLogger?.base !== base) holder.__pdmRequestLogger = { base, child: base.child({}, { redact: [] }) };
+  return holder.__pdmRequestLogger.child;
 }
 
 /** Replace the process's logger (tests capture lines this way). */
