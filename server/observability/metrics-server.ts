@@ -1,5 +1,4 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { getDb } from "@/db/client";
 import { errorBody } from "@/server/errors";
 import { getEnv } from "@/server/env";
@@ -28,9 +27,6 @@ export async function serveProcessMetrics(port: number | undefined = getEnv().ME
   return server;
 }
 
-export function metricsPort(server: Server): number {
-  return (server.address() as AddressInfo).port;
-}
 
 async function answer(method: string, url: string, authorization: string | undefined) {
   const requestId = requestIdFor(undefined);

@@ -13,8 +13,8 @@ export interface RequestNote {
   errorCode?: string;
 }
 
-const holder = globalThis as unknown as { __pdmRequestNotes?: { notes: Map<string, RequestNote>; last: number } };
-const state = (holder.__pdmRequestNotes ??= { notes: new Map(), last: 0 });
+const holder = globalThis as unknown as { __pdmObserveNotes?: { notes: Map<string, RequestNote>; last: number } };
+const state = (holder.__pdmObserveNotes ??= { notes: new Map(), last: 0 });
 
 /** A new, empty note; `close` forgets it once the request is answered. */
 export function openNote(): { slot: string; note: RequestNote; close: () => void } {
