@@ -61,13 +61,16 @@ describe("who may scrape /metrics", () => {
     }
   });
 
+  // A SECRET_KEY, so that loading settings in development writes no key file.
+  const base = { SECRET_KEY: "x".repeat(40), DATA_DIR: "/tmp/pdm-unit-env" };
+
   it("settings: a short token or a bad port is refused with its sentence; logs are pretty only in development", () => {
-    assert.throws(() => loadEnv({ METRICS_TOKEN: "short" }), /METRICS_TOKEN: must be at least 16 characters/);
-    assert.throws(() => loadEnv({ METRICS_PORT: "70000" }), /METRICS_PORT: must be 1-65535/);
-    assert.throws(() => loadEnv({ LOG_LEVEL: "loud" }), /LOG_LEVEL/);
-    assert.equal(loadEnv({ NODE_ENV: "development" }).LOG_FORMAT, "pretty");
-    assert.equal(loadEnv({ NODE_ENV: "test" }).LOG_FORMAT, "json");
-    assert.equal(loadEnv({ NODE_ENV: "production", SECRET_KEY: "k".repeat(32) }).LOG_FORMAT, "json");
-    assert.equal(loadEnv({ NODE_ENV: "development", LOG_FORMAT: "json" }).LOG_FORMAT, "json");
+    assert.throws(() => loadEnv({ ...base, METRICS_TOKEN: "short" }), /METRICS_TOKEN: must be at least 16 characters/);
+    assert.throws(() => loadEnv({ ...base, METRICS_PORT: "70000" }), /METRICS_PORT: must be 1-65535/);
+    assert.throws(() => loadEnv({ ...base, LOG_LEVEL: "loud" }), /LOG_LEVEL/);
+    assert.equal(loadEnv({ ...base, NODE_ENV: "development" }).LOG_FORMAT, "pretty");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "test" }).LOG_FORMAT, "json");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "production" }).LOG_FORMAT, "json");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "development", LOG_FORMAT: "json" }).LOG_FORMAT, "json");
   });
 });
