@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import pino, { type DestinationStream, type Logger } from "pino";
-import { getEnv } from "@/server/env";
+import { getEnv, type Env } from "@/server/env";
 
 // The process's one structured logger: JSON lines on stdout (pino), written
 // asynchronously so a request never waits for the terminal or a log shipper.
@@ -42,8 +42,10 @@ export const REDACT_PATHS = CONTAINERS.flatMap((container) =>
 export interface LoggerOptions {
   level?: string;
   pretty?: boolean;
-  /** Where lines go (tests pass a stream they read); default: stdout, asynchronously. */
+  /** Where lines go (tests pass a stream they read); default: `fd`, asynchronously. */
   destination?: DestinationStream;
+  /** 1 (stdout, the default) or 2: a CLI whose stdout is its answer logs to stderr. */
+  fd?: 1 | 2;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -59,15 +61,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     // A worker thread formats the lines; development only.
     return pino({ ...base, transport: { target: prettyTarget, options: { colorize: true, singleLine: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname" } } });
   }
-  const stdout = pino.destination({ dest: 1, sync: false });
+  const stream = pino.destination({ dest: options.fd ?? 1, sync: false });
   process.once("exit", () => {
     try {
-      stdout.flushSync();
+      stream.flushSync();
     } catch {
       // a write still in flight at exit: nothing more can be done
     }
   });
-  return pino(base, stdout);
+  return pino(base, stream);
 }
 
 /** pino-pretty's entry file when it is installed (a devDependency: absent from production installs). */
@@ -84,7 +86,13 @@ const holder = globalThis as unknown as { __pdmLogger?: Logger; __pdmRequestLogg
 /** The process's logger, made from the settings (LOG_LEVEL, LOG_FORMAT) on first use. */
 export function getLogger(): Logger {
   if (!holder.__pdmLogger) {
-    const env = getEnv();
+    // Logging never throws: with settings that do not load (their own error says why), the defaults.
+    let env: Pick<Env, "LOG_LEVEL" | "LOG_FORMAT"> = { LOG_LEVEL: "info", LOG_FORMAT: "json" };
+    try {
+      env = getEnv();
+    } catch {
+      // keep the defaults
+    }
     holder.__pdmLogger = createLogger({ level: env.LOG_LEVEL, pretty: env.LOG_FORMAT === "pretty" });
   }
   return holder.__pdmLogger;
