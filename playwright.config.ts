@@ -74,6 +74,8 @@ export default defineConfig({
         WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s",
         // The specs stand in for a proxy: each sends X-Forwarded-For to get a bucket of its own.
         TRUST_PROXY_HOPS: "1",
+        // One log line per request would flood the test output; warnings and errors still show.
+        LOG_LEVEL: "warn",
         STRIPE_SECRET_KEY: E2E_STRIPE_KEYS.secretKey,
         STRIPE_PUBLISHABLE_KEY: E2E_STRIPE_KEYS.publishableKey,
         STRIPE_WEBHOOK_SECRET: E2E_STRIPE_KEYS.webhookSecret,

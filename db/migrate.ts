@@ -15,7 +15,7 @@ interface JournalEntry {
   when: number;
 }
 
-/** The migrations this release ships, oldest first (drizzle's journal). */
+/** The migrations this release ships, oldest first (drizzle's journal; a bundle may import the JSON and pass its entries). */
 export function knownMigrations(folder = migrationsFolder): JournalEntry[] {
   const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
   return journal.entries.map(({ tag, when }) => ({ tag, when })).sort((a, b) => a.when - b.when);
@@ -37,14 +37,17 @@ export interface SchemaStatus {
  * records each applied migration with its journal `when` as created_at and applies
  * those newer than the last one recorded, so both sides are compared by that time.
  */
-export async function schemaStatus(sql: postgres.Sql, folder = migrationsFolder): Promise<SchemaStatus> {
-  const known = knownMigrations(folder);
+export async function schemaStatus(
+  sql: postgres.Sql,
+  folder = migrationsFolder,
+  known: readonly JournalEntry[] = knownMigrations(folder),
+): Promise<SchemaStatus> {
   const [table] = await sql<{ exists: boolean }[]>`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`;
   const applied = table?.exists
     ? (await sql<{ created_at: string }[]>`select created_at from drizzle.__drizzle_migrations`).map((row) => Number(row.created_at))
     : [];
   const last = Math.max(0, ...applied);
-  const latestKnown = known.at(-1)?.when ?? 0;
+  const latestKnown = Math.max(0, ...known.map((m) => m.when));
   return {
     pending: known.filter((m) => m.when > last).map((m) => m.tag),
     newer: applied.filter((when) => when > latestKnown).length,

@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { poolStats } from "@/server/observability/pool-stats";
 
 // postgres.js 3.4.9 (the latest release) can send a transaction's BEGIN without
 // reserving its connection: when BEGIN is the query that fills a busy
@@ -25,6 +26,8 @@ export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
     const options = typeof optionsOrFn === "string" ? optionsOrFn.replace(/[^a-z ]/gi, "") : "";
     const reserved = await sql.reserve();
     const state: ScopeState = { lost: undefined };
+    const stats = poolStats();
+    stats.reserved++;
     try {
       await guard(state, () => reserved.unsafe(`begin ${options}`));
       let result: T;
@@ -40,6 +43,7 @@ export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
       // A lost connection is already back in the pool's closed list (postgres.js's onclose);
       // releasing it would put a dead socket among the open ones.
       if (!state.lost) reserved.release();
+      stats.reserved--;
     }
   };
   return new Proxy(sql, {

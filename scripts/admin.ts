@@ -7,6 +7,10 @@ import { migrateDatabase } from "@/db/migrate";
 import { runAdminCommand } from "@/server/cli/admin-commands";
 import { commands } from "@/server/cli/admin-table";
 import { printError, printResult } from "@/server/cli/args";
+import { createLogger, installLogger } from "@/server/observability/logger";
+
+// Stdout is the answer: a failure a service logs on the way goes to stderr.
+installLogger(createLogger({ fd: 2 }));
 
 const argv = process.argv.slice(2);
 let database: Database | undefined;

@@ -15,6 +15,7 @@ import { tagClientIp } from "@/server/http/client-ip";
 import { requestIdFor } from "@/server/http/request-id";
 import { loadSettingsOrExit } from "@/server/cli/settings";
 import { flushRequestLog } from "@/server/services/request-log";
+import { observeRequest } from "@/server/observability/http";
 
 const [mode, , portArg] = process.argv.slice(2);
 const dev = mode === "dev";
@@ -48,12 +49,13 @@ await app.prepare();
 const hsts = env.APP_URL.startsWith("https:") ? "max-age=63072000; includeSubDomains" : undefined;
 
 const server = createServer((request, response) => {
-  tagClientIp(request, hops);
+  const clientIp = tagClientIp(request, hops);
   // Every answer carries X-Request-Id, the framework's own (404s, next-auth, tRPC)
   // included; route handlers echo the same id from the request.
   const requestId = requestIdFor(request.headers["x-request-id"]);
   request.headers["x-request-id"] = requestId;
   response.setHeader("x-request-id", requestId);
+  observeRequest(request, response, requestId, clientIp); // its log line and metrics, once answered
   if (hsts) response.setHeader("strict-transport-security", hsts);
   void handle(request, response);
 });

@@ -15,6 +15,7 @@ import { paymentsLine, startBanner } from "@/server/cli/banner";
 import { spawnNext, spawnWebServer, staleBuildReason, waitForExit, waitForHealth } from "@/server/cli/next-build";
 import { deriveKey } from "@/server/crypto";
 import { EnvError, getEnv, type Env } from "@/server/env";
+import { serveProcessMetrics } from "@/server/observability/metrics-server";
 
 const dev = process.argv.includes("--dev");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -93,6 +94,7 @@ async function startWorkers(): Promise<Array<() => Promise<void>>> {
   const { startChores } = await import("@/server/services/chores");
   const webhooks = await startWebhookWorker({ db: getDb() });
   const chores = startChores(getDb());
+  await serveProcessMetrics(); // the workers' GET /metrics on METRICS_PORT, when set
   return [() => webhooks.stop(), () => chores.stop()];
 }
 

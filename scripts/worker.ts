@@ -11,6 +11,7 @@ import { assertSchemaCurrent, migrateDatabase, SchemaMismatchError } from "@/db/
 import { loadSettingsOrExit } from "@/server/cli/settings";
 import { startChores } from "@/server/services/chores";
 import { startWebhookWorker } from "@/server/webhooks/worker";
+import { serveProcessMetrics } from "@/server/observability/metrics-server";
 
 const argv = process.argv.slice(2);
 const partnerIds: string[] = [];
@@ -39,6 +40,7 @@ try {
 const worker = await startWebhookWorker({ db: getDb(), partnerIds: partnerIds.length ? partnerIds : undefined });
 // Chores (payment intents, pruning) belong to every partner: not run by a partner-scoped worker.
 const chores = partnerIds.length ? undefined : startChores(getDb());
+await serveProcessMetrics(); // GET /metrics on METRICS_PORT, when set
 console.log(`webhook worker started (pid ${process.pid}${partnerIds.length ? `, partners ${partnerIds.join(", ")}` : ""})`);
 
 let stopping = false;

@@ -44,6 +44,14 @@ const schema = z.object({
   /** The signing gate's in-process credential cache (server/http/credential-cache.ts); `false` reads every request. */
   CREDENTIAL_CACHE: bool(true),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
+  /** Structured logs (server/observability/logger.ts): the least severe level written. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** json (one object a line) or pretty (needs the pino-pretty devDependency). Default: pretty in development, else json. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Bearer token GET /metrics requires; in production /metrics answers 404 until it is set. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The worker serves its own GET /metrics on this port (unset: no metrics server in the worker). */
+  METRICS_PORT: z.coerce.number().int().min(1, "must be 1-65535").max(65535, "must be 1-65535").optional(),
   // Live hosted checkout through Stripe (DECISIONS "Partner kinds"): all three, or none (live payments off).
   STRIPE_SECRET_KEY: stripeKey(/^(sk|rk)_(live|test)_[0-9A-Za-z_]+$/, "a Stripe secret key (sk_live_..., or rk_live_... restricted)"),
   STRIPE_PUBLISHABLE_KEY: stripeKey(/^pk_(live|test)_[0-9A-Za-z_]+$/, "a Stripe publishable key (pk_live_...)"),
@@ -72,8 +80,9 @@ export interface StripeKeys {
 
 type StripeSetting = `STRIPE_${string}`;
 
-export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY" | "APP_ENV" | "SEED_DEMO" | StripeSetting> & {
+export type Env = Omit<z.infer<typeof schema>, "APP_URL" | "MCP_URL" | "SECRET_KEY" | "APP_ENV" | "SEED_DEMO" | "LOG_FORMAT" | StripeSetting> & {
   APP_ENV: "development" | "production";
+  LOG_FORMAT: "json" | "pretty";
   /** Demo data: on in development, off in production unless SEED_DEMO=true forces it. */
   SEED_DEMO: boolean;
   APP_URL: string;
@@ -157,6 +166,8 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   return {
     ...env,
     APP_ENV: appEnv,
+    // Tests read lines back as JSON; a development terminal gets them pretty.
+    LOG_FORMAT: env.LOG_FORMAT ?? (appEnv === "development" && env.NODE_ENV !== "test" ? "pretty" : "json"),
     SEED_DEMO: seedDemo,
     APP_URL: appUrl,
     MCP_URL: mcpUrl,

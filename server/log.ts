@@ -1,4 +1,6 @@
-// One way to log a failure. A database error is logged by its code, message and
+import { getLogger } from "@/server/observability/logger";
+
+// One way to log a failure, as one structured line (server/observability/logger.ts). A database error is logged by its code, message and
 // query text, never its parameters nor its `detail` (both can hold buyer emails,
 // secrets or card digits: "Key (email)=(a@b.c) already exists"). Anything else
 // is logged by name, message and stack.
@@ -55,7 +57,7 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** Log a failure with its context (a request id, a job name). */
-export function logError(context: string, error: unknown): void {
-  console.error(`[${context}] ${describeError(error)}`);
+/** Log a failure with its context (a job name, what failed) and fields such as the request id. */
+export function logError(context: string, error: unknown, fields: Record<string, string> = {}): void {
+  getLogger().error({ ...fields, context, error: describeError(error) }, context);
 }

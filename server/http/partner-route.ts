@@ -4,6 +4,7 @@ import { AppError, isAppError, validationError } from "@/server/errors";
 import { performance } from "node:perf_hooks";
 import { clock } from "@/server/clock";
 import { logRequest } from "@/server/services/request-log";
+import { annotateRequest } from "@/server/observability/request-notes";
 import { authenticatePartner, type GateTrace, type PartnerAuth } from "./authenticate";
 import { rateLimitHeaders } from "./rate-limit";
 import type { EndpointContract } from "./contract";
@@ -41,6 +42,8 @@ export function partnerRoute<C extends EndpointContract>(
     const requestId = requestIdFor(request);
     const trace: RouteTrace = {};
     const response = await respond(request, context, requestId, trace);
+    // For the web server's log line (server/observability/request-notes.ts): a map lookup, no I/O.
+    annotateRequest(request, { partnerId: trace.credential?.partnerId, keyId: trace.credential?.keyId, errorCode: trace.errorCode });
     // Buffered, written off the request path (services/request-log.ts).
     if (trace.credential) {
       logRequest({

@@ -37,6 +37,6 @@ export function errorResponse(
 
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;
-  logError(requestId, error);
+  logError("unexpected error answered 500", error, { requestId });
   return new AppError("internal_error", "Something went wrong on our side; retry with exponential back-off.");
 }

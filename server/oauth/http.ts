@@ -37,7 +37,7 @@ function json(body: unknown, status: number, requestId: string, extra: Record<st
 /** RFC 6749 §5.2 body; unexpected failures become server_error without details. */
 function oauthErrorResponse(error: unknown, requestId: string): Response {
   if (!isOAuthError(error)) {
-    logError(`${requestId} oauth`, error);
+    logError("oauth", error, { requestId });
     error = new OAuthError("server_error", "Something went wrong on our side; retry with exponential back-off.");
   }
   const e = error as OAuthError;

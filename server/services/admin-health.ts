@@ -25,7 +25,8 @@ const unfinished = sql`status in ('pending', 'delivering')`;
 /** A lock id of db/locks.ts by name; pg_locks shows a one-key lock as (classid, objid, objsubid 1) and a two-key lock as (key1, key2, objsubid 2). */
 const lockNames = new Map<number, string>(Object.entries(advisoryLocks).map(([name, id]) => [id, name]));
 
-async function queueFigures(db: Db, now: Date) {
+/** The webhook queue as /admin/health and the metrics scrape (server/observability) show it. */
+export async function queueFigures(db: Db, now: Date) {
   const at = sql`${now.toISOString()}::timestamptz`;
   const [row] = await db.execute<{ pending: number; in_flight: number; due: number; oldest_due_ms: number | null; oldest_created_ms: number | null }>(sql`
     select count(*) filter (where status = 'pending')::int as pending,

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Database } from "@/db/client";
 import { clock } from "@/server/clock";
 import { describeError } from "@/server/log";
+import { getLogger } from "@/server/observability/logger";
 import { reconcilePaymentIntents } from "./checkout";
 import { reconcileIntentPayments } from "./checkout-intents";
 import { runChoreOnce } from "./chore-runs";
@@ -75,7 +76,7 @@ export function startChores(
   db: Database,
   options: { log?: (message: string) => void; only?: readonly string[]; holder?: string; timer?: boolean } = {},
 ): Chores {
-  const log = options.log ?? ((message: string) => console.log(`[chores] ${message}`));
+  const log = options.log ?? ((message: string) => getLogger().info({ component: "chores" }, message));
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
   const selected = chores.filter((c) => !options.only || options.only.includes(c.name));
   let running: Promise<unknown> = Promise.resolve();

@@ -6,6 +6,7 @@ import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
 import { runSearch } from "@/server/search/engine";
+import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
 
 // Discovery reads of the inventory: keyword search, one listing's details,
@@ -145,6 +146,15 @@ function tryNormalize(name: string): string | null {
  * at a score floor. Then one read of the availability rule for the few hits.
  */
 export async function searchDomains(db: Db, params: SearchParams): Promise<SearchResults> {
+  const stop = startSearchTimer(params.environment);
+  try {
+    return await findDomains(db, params);
+  } finally {
+    stop();
+  }
+}
+
+async function findDomains(db: Db, params: SearchParams): Promise<SearchResults> {
   const budget = extractBudget(params.q);
   const parsed = parseSearchQuery(budget.text);
   const { hits } = await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: params.environment, limit: params.limit });

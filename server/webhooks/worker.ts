@@ -9,6 +9,8 @@ import { attemptDelivery, createAgents, DEFAULT_TIMEOUT_MS, type AttemptResult }
 import { claimDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedRun } from "./queue";
 import { webhookHeaders } from "./signing";
 import { describeError } from "@/server/log";
+import { getLogger } from "@/server/observability/logger";
+import { getMetrics } from "@/server/observability/metrics";
 
 // The delivery worker: sequence committed events (which fans them out to
 // deliveries), claim due deliveries, POST them, record each attempt, repeat.
@@ -66,7 +68,8 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
   const pollMs = options.pollMs ?? 1000;
   const concurrency = options.concurrency ?? 16;
   const runLength = options.runLength ?? 20;
-  const log = options.log ?? ((message: string) => console.log(`[webhooks] ${message}`));
+  const log = options.log ?? ((message: string) => getLogger().info({ component: "webhooks" }, message));
+  const metrics = getMetrics();
   if (leaseMs < timeoutMs + LEASE_MARGIN_MS) throw new Error(`leaseMs must be at least timeoutMs + ${LEASE_MARGIN_MS}`);
   const schedule = () => options.retrySchedule ?? getEnv().WEBHOOK_RETRY_SCHEDULE;
   const allowPrivateTargets = options.allowPrivateTargets ?? getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS;
@@ -117,6 +120,10 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
               agents,
             });
       const outcome = outcomeOf(result, delivery.attempt, schedule());
+      // In memory; this process's GET /metrics (METRICS_PORT) reads them.
+      metrics.webhookAttempts.inc({ outcome: outcome.status === "pending" ? "retrying" : outcome.status });
+      metrics.webhookAttemptDuration.observe(result.latencyMs / 1000);
+      if (delivery.attempt === 1) metrics.webhookLag.observe(Math.max(0, now.getTime() - delivery.event.createdAt.getTime()) / 1000);
       stats.attempts++;
       if (result.ok) stats.succeeded++;
       else {

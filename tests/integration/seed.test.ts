@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, describe, test } from "node:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { closeDb, createPool, getDb } from "@/db/client";
-import { resolveDatabaseUrl } from "@/db/embedded";
-import { migrateDatabase } from "@/db/migrate";
 import { domains, partners, users, type Environment } from "@/db/schema";
 import { demoLogins, getDemoCredential, getExampleDomain, seedDemoData } from "@/db/seed";
 import { demoInventories, MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "@/db/seed-data";
 import { scopes } from "@/server/http/contract";
+import { withFreshDatabase } from "../helpers/fresh-database";
 
 // The demo seed: once per database however many starters race, the same names
 // on every machine, and live inventory that never repeats a sandbox name.
@@ -22,23 +19,6 @@ async function seededNames(environment: Environment): Promise<Set<string>> {
     .from(domains)
     .where(and(eq(domains.environment, environment), sql`${domains.metadata}->>'source' = 'seed'`));
   return new Set(rows.map((r) => r.name));
-}
-
-/** A new, migrated database on the test server, dropped afterwards. */
-async function withFreshDatabase(fn: (url: string) => Promise<void>): Promise<void> {
-  const base = new URL(resolveDatabaseUrl());
-  const name = `seed_test_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(base.href, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(base.href);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.href);
-    await fn(url.href);
-  } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-    await admin.end();
-  }
 }
 
 describe("demo seed", () => {

@@ -19,7 +19,7 @@ export async function POST(request: Request) {
     return jsonResponse(body, 200, { "x-request-id": requestId });
   } catch (error) {
     if (isAppError(error)) return errorResponse(error, requestId, {}, error.status);
-    logError(`${requestId} stripe webhook`, error);
+    logError("stripe webhook", error, { requestId });
     // 500: Stripe retries with backoff; nothing was recorded for this event id.
     return errorResponse(new AppError("internal_error", "the event could not be processed; it will be retried"), requestId, {}, 500);
   }

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { loadEnv } from "@/server/env";
+import { scrapeRefusal } from "@/server/observability/metrics";
+import { buildRouteTable, loadAppRoutes, STATIC_FILE, UNMATCHED } from "@/server/observability/routes";
+
+// Route classes (the metric label and the log line's route) and who may scrape /metrics.
+
+describe("route classes", () => {
+  const table = buildRouteTable(
+    ["/", "/api/partner/v1/orders", "/api/partner/v1/orders/[public_id]", "/api/partner/v1/domains/search", "/api/partner/v1/domains/[name]", "/api/[...path]", "/docs/[[...slug]]"],
+    ["/favicon.svg"],
+  );
+
+  it("picks static segments over [params] over catch-alls, as Next does", () => {
+    assert.equal(table.classify("/"), "/");
+    assert.equal(table.classify("/api/partner/v1/orders"), "/api/partner/v1/orders");
+    assert.equal(table.classify("/api/partner/v1/orders/ord_01HXYZ"), "/api/partner/v1/orders/[public_id]");
+    assert.equal(table.classify("/api/partner/v1/domains/search"), "/api/partner/v1/domains/search");
+    assert.equal(table.classify("/api/partner/v1/domains/coffee.com"), "/api/partner/v1/domains/[name]");
+    assert.equal(table.classify("/api/partner/v1/orders/ord_1/extra"), "/api/[...path]");
+    assert.equal(table.classify("/api/nothing"), "/api/[...path]");
+    assert.equal(table.classify("/docs"), "/docs/[[...slug]]");
+    assert.equal(table.classify("/docs/a/b"), "/docs/[[...slug]]");
+  });
+
+  it("gives Next's assets, public files and everything else a fixed class", () => {
+    assert.equal(table.classify("/_next/static/chunks/app-1234.js"), "/_next/static");
+    assert.equal(table.classify("/_next/image"), "/_next/image");
+    assert.equal(table.classify("/favicon.svg"), STATIC_FILE);
+    assert.equal(table.classify("/wp-login.php"), UNMATCHED);
+  });
+
+  it("reads this app's routes from app/, without route groups", () => {
+    const routes = loadAppRoutes();
+    for (const route of ["/", "/dashboard/orders/[id]", "/api/partner/v1/orders/[public_id]", "/api/health/ready", "/metrics", "/api/[...path]"]) {
+      assert.ok(routes.includes(route), `${route} is missing from ${routes.join(" ")}`);
+    }
+    assert.ok(!routes.some((route) => route.includes("(")), "route groups are not part of a path");
+  });
+});
+
+describe("who may scrape /metrics", () => {
+  const token = "a-metrics-token-0123456789";
+
+  it("without METRICS_TOKEN: anyone in development, nobody in production (404, as if absent)", () => {
+    assert.equal(scrapeRefusal({ APP_ENV: "development", METRICS_TOKEN: undefined }, undefined), undefined);
+    const hidden = scrapeRefusal({ APP_ENV: "production", METRICS_TOKEN: undefined }, `Bearer ${token}`);
+    assert.equal(hidden?.status, 404);
+  });
+
+  it("with METRICS_TOKEN: only Authorization: Bearer <token>, in every mode", () => {
+    for (const APP_ENV of ["development", "production"] as const) {
+      assert.equal(scrapeRefusal({ APP_ENV, METRICS_TOKEN: token }, `Bearer ${token}`), undefined);
+      assert.equal(scrapeRefusal({ APP_ENV, METRICS_TOKEN: token }, `bearer  ${token}`), undefined);
+      for (const header of [undefined, "", token, `Bearer ${token}x`, `Basic ${token}`, "Bearer "]) {
+        const refusal = scrapeRefusal({ APP_ENV, METRICS_TOKEN: token }, header);
+        assert.equal(refusal?.status, 401, String(header));
+        assert.equal(refusal?.headers?.["www-authenticate"], 'Bearer realm="metrics"');
+      }
+    }
+  });
+
+  // A SECRET_KEY, so that loading settings in development writes no key file.
+  const base = { SECRET_KEY: "x".repeat(40), DATA_DIR: "/tmp/pdm-unit-env" };
+
+  it("settings: a short token or a bad port is refused with its sentence; logs are pretty only in development", () => {
+    assert.throws(() => loadEnv({ ...base, METRICS_TOKEN: "short" }), /METRICS_TOKEN: must be at least 16 characters/);
+    assert.throws(() => loadEnv({ ...base, METRICS_PORT: "70000" }), /METRICS_PORT: must be 1-65535/);
+    assert.throws(() => loadEnv({ ...base, LOG_LEVEL: "loud" }), /LOG_LEVEL/);
+    assert.equal(loadEnv({ ...base, NODE_ENV: "development" }).LOG_FORMAT, "pretty");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "test" }).LOG_FORMAT, "json");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "production" }).LOG_FORMAT, "json");
+    assert.equal(loadEnv({ ...base, NODE_ENV: "development", LOG_FORMAT: "json" }).LOG_FORMAT, "json");
+  });
+});
