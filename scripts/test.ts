@@ -121,7 +121,10 @@ for (const stage of selected) {
       const reason = stage === "integration" && whole ? staleBuildReason() : undefined;
       if (reason) {
         console.log(`(building the web app for the e2e stage meanwhile: ${reason})`);
-        build = run(node, [NEXT_BIN, "build"], undefined, true, { ...process.env, NODE_ENV: "production" });
+        // As npm start would build it: its settings' SECRET_KEY (pages read settings while prerendering).
+        const { getEnv } = await import("@/server/env");
+        const buildEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", SECRET_KEY: getEnv().SECRET_KEY };
+        build = run(node, [NEXT_BIN, "build"], undefined, true, buildEnv);
       }
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });
