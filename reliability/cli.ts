@@ -5,7 +5,8 @@
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_FORM_RUNS, REL_SEED, REL_FUZZ_BATCH
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 //   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
-//   npm run reliability:crash              REL_ORDERS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS, REL_DB_CUT_EVERY
+//   npm run reliability:crash              REL_ORDERS, REL_CHECKOUTS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS,
+//                                          REL_DB_CUT_EVERY, REL_DB_STOP_EVERY, REL_DB_PORT (its own PostgreSQL)
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
@@ -89,10 +90,13 @@ switch (harness) {
     const { runCrash } = await import("./crash");
     report = await runCrash({
       orders: envNumber("REL_ORDERS", 2000),
+      checkouts: envNumber("REL_CHECKOUTS", 500),
       clients: envNumber("REL_CLIENTS", 16),
       cycles: envNumber("REL_CYCLES", 60),
       killEveryMs: envNumber("REL_KILL_EVERY_MS", 2000),
       dbCutEvery: envNumber("REL_DB_CUT_EVERY", 20),
+      dbStopEvery: envNumber("REL_DB_STOP_EVERY", 25),
+      dbPort: process.env.REL_DB_PORT ? Number(process.env.REL_DB_PORT) : undefined,
     });
     break;
   }

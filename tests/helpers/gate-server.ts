@@ -1,21 +1,36 @@
 // A server process for tests and the reliability harnesses: every API route
 // file (reliability/lib/routes.ts) over HTTP, with its own pool, credential
 // cache and request log on the same database, and no Next build. The client
-// address is decided as scripts/serve.ts does. Prints {"port": n} once
-// listening; GET /stats answers the credential cache's counters.
+// address is decided as scripts/serve.ts does (TRUST_PROXY_HOPS). Prints
+// {"port": n} once listening; GET /stats answers the credential cache's
+// counters; POST /checkout/pay is the hosted checkout's pay form as its server
+// action runs it (app/checkout/pay-form.ts): 303 to where the action redirects,
+// else 200 with the state the form would show.
 //   node --import tsx tests/helpers/gate-server.ts [port]
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { credentialCacheStats } from "@/server/auth/credential-cache";
-import { tagClientIp } from "@/server/http/client-ip";
+import { clientIp, tagClientIp } from "@/server/http/client-ip";
 import { dispatch } from "@/reliability/lib/routes";
+import { submitPayForm } from "@/app/checkout/pay-form";
+import { getDb } from "@/db/client";
+import { getEnv } from "@/server/env";
+
+async function payForm(request: Request): Promise<Response> {
+  const result = await submitPayForm(getDb(), {}, await request.formData(), clientIp(request));
+  return result.kind === "redirect"
+    ? new Response(null, { status: 303, headers: { location: result.location } })
+    : Response.json(result.state);
+}
+
+const hops = getEnv().TRUST_PROXY_HOPS;
 
 const server = createServer((incoming, outgoing) => {
   if (incoming.url === "/stats") {
     outgoing.end(JSON.stringify(credentialCacheStats()));
     return;
   }
-  tagClientIp(incoming, 0);
+  tagClientIp(incoming, hops);
   const chunks: Buffer[] = [];
   incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
   incoming.on("end", () => {
@@ -25,7 +40,8 @@ const server = createServer((incoming, outgoing) => {
       const method = incoming.method ?? "GET";
       const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
       try {
-        const response = await dispatch(new Request(`http://localhost${incoming.url}`, { method, headers, body }));
+        const request = new Request(`http://localhost${incoming.url}`, { method, headers, body });
+        const response = method === "POST" && incoming.url === "/checkout/pay" ? await payForm(request) : await dispatch(request);
         outgoing.writeHead(response.status, Object.fromEntries(response.headers));
         outgoing.end(Buffer.from(await response.arrayBuffer()));
       } catch (error) {
