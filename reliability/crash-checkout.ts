@@ -128,7 +128,7 @@ async function openSessions(jobs: CheckoutJob[]): Promise<Set<string>> {
 /** A `pt` token is `cs_<id>.<claims>.<signature>`. */
 const sessionIdOf = (token: string) => token.split(".")[0]!;
 
-export async function checkoutFigures(partnerId: string, jobs: CheckoutJob[], counters: CheckoutCounters): Promise<Figure[]> {
+export async function checkoutFigures(partnerId: string, jobs: CheckoutJob[], counters: CheckoutCounters, add: (line: string) => void): Promise<Figure[]> {
   const db = getDb();
   const sessions = await db.execute<{ id: string; status: string; order_id: string | null; orders: number; succeeded: number; paid_order: string | null; pending: number; charges: number }>(sql`
     select s.id, s.status, s.order_id,
@@ -141,6 +141,7 @@ export async function checkoutFigures(partnerId: string, jobs: CheckoutJob[], co
     from checkout_sessions s where s.partner_id = ${partnerId}`);
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const jobSessions = jobs.map((j) => (j.token ? byId.get(sessionIdOf(j.token)) : undefined));
+  jobs.forEach((job, i) => jobSessions[i]?.status !== "completed" && add(`${job.domain}: not paid; last answer ${job.last ?? "-"}`));
   const [refunded] = await db.execute<{ n: number }>(sql`
     select count(*)::int as n from payments p join checkout_sessions s on s.id = p.checkout_session_id
     where s.partner_id = ${partnerId} and p.status in ('refunding', 'refunded')`);

@@ -255,8 +255,7 @@ async function crashOn(cluster: Cluster, options: CrashOptions, timer: ReturnTyp
     add(`never delivered ${id}: ${detail?.text}`);
   }
   const [stuck] = await db.execute<{ n: number }>(sql`select count(*)::int as n from idempotency_keys where partner_id = ${seller.partnerId} and state <> 'completed'`);
-  const paid = await checkoutFigures(seller.partnerId, checkoutJobs, checkoutCounters);
-  for (const job of checkoutJobs) if (job.last) add(`${job.domain}: last pay answer ${job.last}`);
+  const paid = await checkoutFigures(seller.partnerId, checkoutJobs, checkoutCounters, add);
   timer.lap("deliveries and checks");
   const settlement = await settleAndBalance(seller.partnerId);
   timer.lap("settlement");
