@@ -2,7 +2,8 @@
 // names (else the embedded one), its figures as a table; exit 1 when a target is missed.
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
-//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_FORM_RUNS, REL_SEED, REL_FUZZ_BATCH (REL_URLS: forms over HTTP)
+//   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_FORM_RUNS, REL_SEED, REL_FUZZ_BATCH
+//   npm run reliability:fuzz-forms         REL_FORM_RUNS, REL_SEED (the page forms alone; with REL_URLS over HTTP)
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 //   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
 //   npm run reliability:crash              REL_ORDERS, REL_CHECKOUTS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS,
@@ -29,6 +30,15 @@ async function targets(count: number) {
   if (count === 0) return [inProcess];
   servers = await startGateServers(count);
   return servers.targets;
+}
+
+/** Page forms: over HTTP to the first of REL_URLS (a served build), else through their schemas and services here. */
+async function formFuzz(): Promise<Report> {
+  const options = { runs: envNumber("REL_FORM_RUNS", 500), seed: envNumber("REL_SEED", 1) };
+  const served = process.env.REL_URLS?.split(",").find(Boolean);
+  return served
+    ? (await import("./fuzz-forms-http")).runHttpFormFuzz({ baseUrl: served, ...options })
+    : (await import("./fuzz-forms")).runFormFuzz(options);
 }
 
 const started = performance.now();
@@ -65,15 +75,13 @@ switch (harness) {
       batch: envNumber("REL_FUZZ_BATCH", 100),
       advanceClock: !process.env.REL_URLS,
     });
-    // Page forms: over HTTP to the first of REL_URLS (a served build), else through their schemas and services here.
-    const formOptions = { runs: envNumber("REL_FORM_RUNS", 500), seed: envNumber("REL_SEED", 1) };
-    const served = process.env.REL_URLS?.split(",").find(Boolean);
-    const forms = served
-      ? await (await import("./fuzz-forms-http")).runHttpFormFuzz({ baseUrl: served, ...formOptions })
-      : await (await import("./fuzz-forms")).runFormFuzz(formOptions);
+    const forms = await formFuzz();
     report = { harness: `${report.harness}; ${forms.harness}`, figures: [...report.figures, ...forms.figures.map((f) => ({ ...f, name: `forms: ${f.name}` }))], samples: [...report.samples, ...forms.samples] };
     break;
   }
+  case "fuzz-forms":
+    report = await formFuzz();
+    break;
   case "webhook-faults": {
     const { runWebhookFaults } = await import("./webhook-faults");
     report = await runWebhookFaults({
