@@ -20,8 +20,11 @@ import { inProcess, startGateServers, targetsFromEnv, type ServerProcesses } fro
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 const harness = process.argv[2];
-process.env.DATABASE_URL ??= await ensureDatabase();
-await migrateDatabase(process.env.DATABASE_URL);
+// The crash harness makes a cluster of its own (it crashes it): no database of yours is touched.
+if (harness !== "crash") {
+  process.env.DATABASE_URL ??= await ensureDatabase();
+  await migrateDatabase(process.env.DATABASE_URL);
+}
 
 let servers: ServerProcesses | undefined;
 /** Running servers from REL_URLS, else `count` gate-server processes (0: this process). */
@@ -117,7 +120,7 @@ switch (harness) {
     process.exit(2);
 }
 await servers?.stop();
-await flushRequestLog();
+if (harness !== "crash") await flushRequestLog(); // the crash harness's cluster is gone by now
 await closeDb();
 console.log(formatReport(report));
 console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -146,7 +146,7 @@ export async function checkoutFigures(partnerId: string, jobs: CheckoutJob[], co
     select count(*)::int as n from payments p join checkout_sessions s on s.id = p.checkout_session_id
     where s.partner_id = ${partnerId} and p.status in ('refunding', 'refunded')`);
   return [
-    figure("checkout: pay requests sent / failed in transit / 5xx", `${counters.attempts} / ${counters.transportErrors} / ${counters.fiveXx}`, "-"),
+    figure("checkout: requests sent / failed in transit or refused by a dead process / 5xx", `${counters.attempts} / ${counters.transportErrors} / ${counters.fiveXx}`, "-"),
     figure("checkout: answered 'processing' (intent of a killed process) / limited", `${counters.processing} / ${counters.limited}`, "-"),
     exactly("checkout: buyers whose session is not paid (lost)", jobSessions.filter((s) => s?.status !== "completed").length, 0),
     exactly("checkout: buyers sent to an order that is not their session's", jobs.filter((j, i) => j.orderId && j.orderId !== jobSessions[i]?.order_id).length, 0),

@@ -271,7 +271,7 @@ async function crashOn(cluster: Cluster, options: CrashOptions, timer: ReturnTyp
       figure("database connection cuts", dbCuts, "-"),
       atLeast("PostgreSQL crashes (stop -m immediate, then recovery)", dbStops, dbStopEvery > 0 ? Math.floor(cycles / dbStopEvery) : 0),
       figure("ms PostgreSQL was down per crash (1 s stopped + recovery)", dbStops ? Math.round(downMs / dbStops) : 0, "-"),
-      figure("order requests sent / failed in transit / 5xx", `${attempts} / ${transportErrors} / ${fiveXx}`, "-"),
+      figure("order requests sent / failed in transit or refused by a dead process / 5xx", `${attempts} / ${transportErrors} / ${fiveXx}`, "-"),
       exactly("orders answered 201 but missing (lost)", lost, 0),
       exactly("orders without a final 201", unfinished, 0),
       exactly("domains with more than one order", duplicated, 0),
