@@ -2,7 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
-import { userInfo } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
@@ -171,21 +171,7 @@ async function startEmbedded(previous: EmbeddedState | undefined): Promise<Embed
   }
   writeFileSync(p.state, JSON.stringify(state), { mode: 0o600 });
 
-  const cluster = clusterOf(state);
-  const bin = await binaries();
-  const options = `-p ${state.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["start", "-w", "-t", "60", "-D", cluster, "-l", logOf(cluster), "-o", options], {
-      stdio: "ignore",
-      ...(owner ?? {}),
-    });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new EmbeddedDatabaseError(`the embedded PostgreSQL did not start (pg_ctl exit ${code}); its log is ${logOf(cluster)}`)),
-    );
-  });
+  await startServer(clusterOf(state), state.port, owner);
 
   const admin = postgres(urlFor(state, "postgres"), { max: 1, onnotice: () => {} });
   try {
@@ -199,7 +185,77 @@ async function startEmbedded(previous: EmbeddedState | undefined): Promise<Embed
 
 type Owner = { uid: number; gid: number };
 
-async function initialiseCluster(dir: string, password: string, owner: Owner | undefined): Promise<void> {
+async function startServer(cluster: string, port: number, owner: Owner | undefined): Promise<void> {
+  const bin = await binaries();
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["start", "-w", "-t", "60", "-D", cluster, "-l", logOf(cluster), "-o", options], {
+      stdio: "ignore",
+      ...(owner ?? {}),
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new EmbeddedDatabaseError(`the embedded PostgreSQL did not start (pg_ctl exit ${code}); its log is ${logOf(cluster)}`)),
+    );
+  });
+}
+
+/** pg_ctl stop; `immediate` is a crash (no checkpoint: the next start recovers from the WAL). */
+async function stopServer(cluster: string, mode: "fast" | "immediate", owner: Owner | undefined): Promise<void> {
+  const bin = await binaries();
+  await new Promise<void>((resolve) => {
+    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["stop", "-m", mode, "-w", "-D", cluster], { stdio: "ignore", ...(owner ?? {}) });
+    child.on("exit", () => resolve());
+    child.on("error", () => resolve());
+  });
+}
+
+export interface ScratchCluster {
+  /** postgres://… of its `marketplace` database. */
+  url: string;
+  stop(mode: "fast" | "immediate"): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it (fast) and deletes its folder. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A throwaway cluster of the same binaries on `chosenPort` (else a free one), in a folder of its own
+ * (as root: under RUNTIME_ROOT, run by the postgres user). The crash harness
+ * stops it the hard way, which the shared server must never see.
+ */
+export async function startScratchCluster(chosenPort?: number): Promise<ScratchCluster> {
+  if (chosenPort !== undefined && !(await portIsFree(chosenPort))) throw new EmbeddedDatabaseError(`port ${chosenPort} is taken: choose another for the scratch PostgreSQL`);
+  const port = chosenPort ?? (await freePort());
+  const owner = isRoot() ? await ensurePostgresUser() : undefined;
+  const parent = isRoot() ? path.join(RUNTIME_ROOT, "scratch") : path.join(tmpdir(), "pdm-scratch");
+  const home = path.join(parent, `${process.pid}-${randomBytes(4).toString("hex")}`);
+  const cluster = path.join(home, "pg");
+  const password = randomBytes(18).toString("base64url");
+  // --no-sync: what the harness crashes is the server, never the machine; fsync stays on for the server itself.
+  await initialiseCluster(cluster, password, owner, { noSync: true });
+  await startServer(cluster, port, owner);
+  const state = { port, password };
+  const admin = postgres(urlFor(state, "postgres"), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: urlFor(state),
+    stop: (mode) => stopServer(cluster, mode, owner),
+    start: () => startServer(cluster, port, owner),
+    remove: async () => {
+      await stopServer(cluster, "fast", owner);
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+async function initialiseCluster(dir: string, password: string, owner: Owner | undefined, options: { noSync?: boolean } = {}): Promise<void> {
   const parent = path.dirname(dir);
   mkdirSync(path.dirname(parent), { recursive: true, mode: 0o755 }); // root-owned, traversable
   mkdirSync(parent, { recursive: true, mode: 0o700 });
@@ -211,7 +267,7 @@ async function initialiseCluster(dir: string, password: string, owner: Owner | u
   try {
     const { stderr } = await run(
       bin.initdb,
-      [`--pgdata=${dir}`, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C.UTF-8"],
+      [`--pgdata=${dir}`, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C.UTF-8", ...(options.noSync ? ["--no-sync"] : [])],
       { ...(owner ?? {}), env: { ...process.env, LC_MESSAGES: "C" } },
     ).catch((error: { stderr?: string }) => {
       const reason = (error.stderr ?? String(error)).trim().split("\n").pop();
@@ -227,13 +283,7 @@ async function initialiseCluster(dir: string, password: string, owner: Owner | u
 export async function stopEmbedded(): Promise<boolean> {
   const cluster = clusterOf(readState());
   if (!existsSync(path.join(cluster, "postmaster.pid"))) return false;
-  const bin = await binaries();
-  const owner = isRoot() ? await postgresOwner() : undefined;
-  await new Promise<void>((resolve) => {
-    const child = spawn(/*turbopackIgnore: true*/ bin.pgCtl, ["stop", "-m", "fast", "-w", "-D", cluster], { stdio: "ignore", ...(owner ?? {}) });
-    child.on("exit", () => resolve());
-    child.on("error", () => resolve());
-  });
+  await stopServer(cluster, "fast", isRoot() ? await postgresOwner() : undefined);
   return true;
 }
 
@@ -286,6 +336,18 @@ async function portIsFree(port: number): Promise<boolean> {
     const server = net.createServer();
     server.once("error", () => resolve(false));
     server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the system hands out as free right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 

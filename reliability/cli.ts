@@ -3,9 +3,11 @@
 //   npm run reliability:concurrency        REL_KEYS, REL_PER_KEY, REL_PARALLEL_KEYS
 //   npm run reliability:limits             REL_NONCES, REL_SKEWS, REL_BURST, REL_BURSTS, REL_PROCESSES
 //   npm run reliability:fuzz               REL_FUZZ_RUNS, REL_FORM_RUNS, REL_SEED, REL_FUZZ_BATCH
+//   npm run reliability:fuzz-forms         REL_FORM_RUNS, REL_SEED (the page forms alone; with REL_URLS over HTTP)
 //   npm run reliability:webhook-faults     REL_EVENTS, REL_WORKERS, REL_WORKER_MODE, REL_SCHEDULE_MS, REL_TIMEOUT_MS
 //   npm run reliability:scale-out          REL_EVENTS, REL_PARTNERS, REL_REVOCATIONS
-//   npm run reliability:crash              REL_ORDERS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS, REL_DB_CUT_EVERY
+//   npm run reliability:crash              REL_ORDERS, REL_CHECKOUTS, REL_CLIENTS, REL_CYCLES, REL_KILL_EVERY_MS,
+//                                          REL_DB_CUT_EVERY, REL_DB_STOP_EVERY, REL_DB_PORT (its own PostgreSQL)
 // REL_URLS=http://host:port,... sends to running servers instead of gate-server
 // processes / the in-process handlers (see reliability/README.md).
 import { performance } from "node:perf_hooks";
@@ -18,8 +20,11 @@ import { inProcess, startGateServers, targetsFromEnv, type ServerProcesses } fro
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 const harness = process.argv[2];
-process.env.DATABASE_URL ??= await ensureDatabase();
-await migrateDatabase(process.env.DATABASE_URL);
+// The crash harness makes a cluster of its own (it crashes it): no database of yours is touched.
+if (harness !== "crash") {
+  process.env.DATABASE_URL ??= await ensureDatabase();
+  await migrateDatabase(process.env.DATABASE_URL);
+}
 
 let servers: ServerProcesses | undefined;
 /** Running servers from REL_URLS, else `count` gate-server processes (0: this process). */
@@ -28,6 +33,15 @@ async function targets(count: number) {
   if (count === 0) return [inProcess];
   servers = await startGateServers(count);
   return servers.targets;
+}
+
+/** Page forms: over HTTP to the first of REL_URLS (a served build), else through their schemas and services here. */
+async function formFuzz(): Promise<Report> {
+  const options = { runs: envNumber("REL_FORM_RUNS", 500), seed: envNumber("REL_SEED", 1) };
+  const served = process.env.REL_URLS?.split(",").find(Boolean);
+  return served
+    ? (await import("./fuzz-forms-http")).runHttpFormFuzz({ baseUrl: served, ...options })
+    : (await import("./fuzz-forms")).runFormFuzz(options);
 }
 
 const started = performance.now();
@@ -64,11 +78,13 @@ switch (harness) {
       batch: envNumber("REL_FUZZ_BATCH", 100),
       advanceClock: !process.env.REL_URLS,
     });
-    const { runFormFuzz } = await import("./fuzz-forms");
-    const forms = await runFormFuzz({ runs: envNumber("REL_FORM_RUNS", 500), seed: envNumber("REL_SEED", 1) });
+    const forms = await formFuzz();
     report = { harness: `${report.harness}; ${forms.harness}`, figures: [...report.figures, ...forms.figures.map((f) => ({ ...f, name: `forms: ${f.name}` }))], samples: [...report.samples, ...forms.samples] };
     break;
   }
+  case "fuzz-forms":
+    report = await formFuzz();
+    break;
   case "webhook-faults": {
     const { runWebhookFaults } = await import("./webhook-faults");
     report = await runWebhookFaults({
@@ -89,10 +105,13 @@ switch (harness) {
     const { runCrash } = await import("./crash");
     report = await runCrash({
       orders: envNumber("REL_ORDERS", 2000),
+      checkouts: envNumber("REL_CHECKOUTS", 500),
       clients: envNumber("REL_CLIENTS", 16),
       cycles: envNumber("REL_CYCLES", 60),
       killEveryMs: envNumber("REL_KILL_EVERY_MS", 2000),
       dbCutEvery: envNumber("REL_DB_CUT_EVERY", 20),
+      dbStopEvery: envNumber("REL_DB_STOP_EVERY", 25),
+      dbPort: process.env.REL_DB_PORT ? Number(process.env.REL_DB_PORT) : undefined,
     });
     break;
   }
@@ -101,7 +120,7 @@ switch (harness) {
     process.exit(2);
 }
 await servers?.stop();
-await flushRequestLog();
+if (harness !== "crash") await flushRequestLog(); // the crash harness's cluster is gone by now
 await closeDb();
 console.log(formatReport(report));
 console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);

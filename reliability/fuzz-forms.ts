@@ -20,13 +20,13 @@ export interface FormFuzzOptions {
   seed: number;
 }
 
-const nasty = fc.constantFrom("", " ", "\u0000", "a\u0000b", "\uFFFF", "🙂", "e\u0301", "<script>", "' or 1=1--", "x".repeat(300), "US", "ZZ", "12/99", "01/30", "4242 4242 4242 4242", "4000000000000002");
-const text = fc.oneof({ weight: 3, arbitrary: fc.string() }, { weight: 2, arbitrary: fc.string({ unit: "grapheme" }) }, { weight: 3, arbitrary: nasty });
+export const nasty = fc.constantFrom("", " ", "\u0000", "a\u0000b", "\uFFFF", "🙂", "e\u0301", "<script>", "' or 1=1--", "x".repeat(300), "US", "ZZ", "12/99", "01/30", "4242 4242 4242 4242", "4000000000000002");
+export const text = fc.oneof({ weight: 3, arbitrary: fc.string() }, { weight: 2, arbitrary: fc.string({ unit: "grapheme" }) }, { weight: 3, arbitrary: nasty });
 const plainEmail = fc.tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom("example.com", "test.example", "xn--bcher-kva.example")).map(([local, host]) => `${local}@${host}`);
-const email = fc.oneof({ weight: 6, arbitrary: plainEmail }, { weight: 2, arbitrary: fc.emailAddress() }, { weight: 1, arbitrary: text });
-const randomIp = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([a, b, c]) => `10.${a}.${b}.${c}`);
+export const email = fc.oneof({ weight: 6, arbitrary: plainEmail }, { weight: 2, arbitrary: fc.emailAddress() }, { weight: 1, arbitrary: text });
+export const randomIp = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map(([a, b, c]) => `10.${a}.${b}.${c}`);
 
-const form = fc.oneof(
+export const form = fc.oneof(
   fc.record({ kind: fc.constant("sign-in" as const), email, password: text, ip: randomIp }),
   fc.record({ kind: fc.constant("sign-up" as const), name: text, email, password: fc.oneof({ weight: 1, arbitrary: text }, { weight: 4, arbitrary: fc.string({ minLength: 8 }) }) }),
   fc.record({

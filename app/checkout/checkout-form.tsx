@@ -3,7 +3,8 @@
 import { useActionState } from "react";
 import { Alert, Button, Field } from "@/components/ui";
 import { BuyerFields } from "./buyer-fields";
-import { payAction, type PayState } from "./actions";
+import { payAction } from "./actions";
+import type { PayState } from "./pay-form";
 
 export interface CheckoutFormProps {
   token: string;
