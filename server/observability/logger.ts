@@ -56,10 +56,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (options.destination) return pino(base, options.destination);
-  const prettyTarget = options.pretty ? resolvePretty() : undefined;
-  if (prettyTarget) {
-    // A worker thread formats the lines; development only.
-    return pino({ ...base, transport: { target: prettyTarget, options: { colorize: true, singleLine: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname" } } });
+  const pretty = options.pretty ? loadPretty() : undefined;
+  if (pretty) {
+    // Formatted in this thread (development only): a transport's worker thread cannot be
+    // found from a bundled command (web.mjs, worker.mjs), a stream in this thread always is.
+    return pino(base, pretty({ colorize: true, singleLine: true, translateTime: "HH:MM:ss.l", ignore: "pid,hostname", destination: options.fd ?? 1 }));
   }
   const stream = pino.destination({ dest: options.fd ?? 1, sync: false });
   process.once("exit", () => {
@@ -72,10 +73,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(base, stream);
 }
 
-/** pino-pretty's entry file when it is installed (a devDependency: absent from production installs). */
-function resolvePretty(): string | undefined {
+type PrettyFactory = (options: Record<string, unknown>) => DestinationStream;
+
+/** pino-pretty's stream factory when it is installed (a devDependency: absent from production installs). */
+function loadPretty(): PrettyFactory | undefined {
   try {
-    return createRequire(path.join(process.cwd(), "package.json")).resolve("pino-pretty");
+    return createRequire(path.join(process.cwd(), "package.json"))("pino-pretty") as PrettyFactory;
   } catch {
     return undefined;
   }
