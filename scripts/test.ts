@@ -88,6 +88,14 @@ for (const stage of selected) {
     case "unit":
     case "integration": {
       if (stage === "integration") await prepareDatabase();
+      // The SDK package (sdk/) is built by its own tsconfig; a unit test runs the built output.
+      if (stage === "unit") {
+        const build = await run(bin("tsc"), ["-p", "sdk/tsconfig.json"]);
+        if (build.code !== 0) {
+          result = { ...build, failed: 1 };
+          break;
+        }
+      }
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });
       result = await run(
