@@ -20,7 +20,7 @@ test("home page introduces the marketplace and links to sign-in and the API refe
   await expect(page.getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/sign-in");
   await expect(page.getByRole("link", { name: "API reference" }).first()).toHaveAttribute(
     "href",
-    "/api/partner/v1/openapi.json",
+    "/docs/api",
   );
   await page.screenshot({ path: "test-results/home.png", fullPage: true });
 });

@@ -1,0 +1,59 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { OPENAPI_PATH } from "./build";
+
+// The API reference page: Scalar's standalone bundle rendering the served
+// OpenAPI document. Everything comes from this origin: the page, the bundle
+// (read from the installed @scalar/api-reference package, not a CDN) and the
+// document. Scalar's web fonts, telemetry and request proxy are switched off,
+// and /docs/api's Content-Security-Policy (next.config.mjs) allows only 'self'.
+
+export const REFERENCE_SCRIPT_PATH = "/docs/api/scalar.js";
+
+/** Where `npm ci` puts the bundle; read at `next build` (the route is static), so the built output carries it. */
+export const SCALAR_BUNDLE_FILE = path.join("node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
+
+const configuration = {
+  url: OPENAPI_PATH,
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: false,
+  showDeveloperTools: "never",
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  hideTestRequestButton: false,
+  documentDownloadType: "json",
+  theme: "default",
+  metaData: { title: "API reference · Domain Marketplace" },
+};
+
+const escapeAttribute = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#39;").replace(/</g, "&lt;");
+
+export function referencePageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>API reference · Domain Marketplace</title>
+    <meta name="description" content="Partner API reference: signed requests, endpoints, errors and webhooks." />
+  </head>
+  <body>
+    <noscript>The API reference needs JavaScript. The OpenAPI document itself is at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</noscript>
+    <script id="api-reference" data-url="${OPENAPI_PATH}" data-configuration='${escapeAttribute(JSON.stringify(configuration))}'></script>
+    <script src="${REFERENCE_SCRIPT_PATH}"></script>
+  </body>
+</html>
+`;
+}
+
+let bundle: Promise<Buffer> | undefined;
+
+/** The Scalar bundle, read once per process. */
+export function readScalarBundle(): Promise<Buffer> {
+  bundle ??= readFile(path.join(process.cwd(), SCALAR_BUNDLE_FILE)).catch((error: unknown) => {
+    bundle = undefined;
+    throw error;
+  });
+  return bundle;
+}
