@@ -17,11 +17,11 @@ const configuration = {
   url: OPENAPI_PATH,
   withDefaultFonts: false,
   telemetry: false,
-  hideClientButton: false,
+  // The hosted API client (client.scalar.com) would fetch our document from another origin.
+  hideClientButton: true,
   showDeveloperTools: "never",
   agent: { disabled: true },
   mcp: { disabled: true },
-  hideTestRequestButton: false,
   documentDownloadType: "json",
   theme: "default",
   metaData: { title: "API reference · Domain Marketplace" },
