@@ -13,6 +13,28 @@ export const REFERENCE_SCRIPT_PATH = "/docs/api/scalar.js";
 /** Where `npm ci` puts the bundle; read at `next build` (the route is static), so the built output carries it. */
 export const SCALAR_BUNDLE_FILE = path.join("node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
+/**
+ * Scalar's default light theme fails axe in a few places: contrast of muted text and
+ * HTTP-method labels, code examples that scroll without being focusable, and the
+ * editable auth-header combobox (no aria-expanded). Darker colours, wrapping code,
+ * and no auth form: the page documents the signature scheme; it sends no requests.
+ */
+const accessibleCss = `
+.light-mode {
+  --scalar-color-2: #555555;
+  --scalar-color-3: #5e5e5e;
+  --scalar-color-green: #047857;
+  --scalar-color-blue: #1d4ed8;
+  --scalar-color-orange: #a14a06;
+  --scalar-color-red: #b91c1c;
+  --scalar-color-yellow: #7a4a00;
+  --scalar-color-purple: #6d28d9;
+}
+.light-mode .language-json .hljs-literal, .light-mode .language-json .hljs-number { color: #1d4ed8; }
+code.hljs.custom-scroll { overflow: visible !important; white-space: pre-wrap; overflow-wrap: anywhere; }
+section:has(.code-input-lite__editor[role="combobox"]) { display: none; }
+`;
+
 const configuration = {
   url: OPENAPI_PATH,
   withDefaultFonts: false,
@@ -24,6 +46,9 @@ const configuration = {
   mcp: { disabled: true },
   documentDownloadType: "json",
   theme: "default",
+  forceDarkModeState: "light",
+  hideDarkModeToggle: true,
+  customCss: accessibleCss,
   metaData: { title: "API reference · Domain Marketplace" },
 };
 
