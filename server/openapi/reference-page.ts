@@ -10,7 +10,10 @@ import { OPENAPI_PATH } from "./build";
 
 export const REFERENCE_SCRIPT_PATH = "/docs/api/scalar.js";
 
-/** Where `npm ci` puts the bundle; read at `next build` (the route is static), so the built output carries it. */
+/**
+ * Where `npm ci` puts the bundle. The route is static, so `next build` reads it and the built
+ * output carries it: the package is a devDependency, absent from production installs and images.
+ */
 export const SCALAR_BUNDLE_FILE = path.join("node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
 
 /**
