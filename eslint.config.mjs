@@ -16,6 +16,7 @@ export default defineConfig([
     "test-results/**",
     "playwright-report/**",
     "bench/results/**",
+    "sdk/dist/**",
     "next-env.d.ts",
   ]),
   {
@@ -35,5 +36,10 @@ export default defineConfig([
     // Scripts, tests and benchmarks are Node programs, not pages.
     files: ["scripts/**", "tests/**", "bench/**", "e2e/**", "db/**", "*.config.*"],
     rules: { "import/no-anonymous-default-export": "off" },
+  },
+  {
+    // The SDK is a package of its own: it carries its own signer and never reaches into the app.
+    files: ["sdk/src/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: ["@/*", "../../*", "next", "next/*"] }] },
   },
 ]);

@@ -57,6 +57,17 @@ const nextConfig = {
         headers: [{ key: "Content-Security-Policy", value: `${csp(redirectingForm)}; ${stripeSources}` }],
       },
       {
+        // The API reference (Scalar) runs its bundle and loads the OpenAPI document from
+        // this origin only; nothing else is allowed, so no request leaves it.
+        source: "/docs/api",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value: `${csp("'self'")}; default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:`,
+          },
+        ],
+      },
+      {
         // Nor may the consent page leak its query (codes, state).
         source: "/oauth/authorize",
         headers: [

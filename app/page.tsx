@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { OPENAPI_URL, PRODUCT_NAME } from "@/components/shell/brand";
+import { API_REFERENCE_URL, OPENAPI_URL, PRODUCT_NAME } from "@/components/shell/brand";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { Badge, buttonClasses, Card, Code, CodeBlock } from "@/components/ui";
@@ -112,7 +112,7 @@ export default async function HomePage() {
                 <Link href={signedIn ? "/dashboard" : "/sign-in"} className={buttonClasses({ size: "lg" })}>
                   {signedIn ? "Open the dashboard" : "Sign in to the dashboard"}
                 </Link>
-                <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary", size: "lg" })}>
+                <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "secondary", size: "lg" })}>
                   API reference
                 </a>
               </div>
@@ -179,7 +179,7 @@ export default async function HomePage() {
               ))}
             </ol>
             <div className="mt-10 flex flex-wrap gap-3">
-              <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary" })}>
+              <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "secondary" })}>
                 Read the API reference
               </a>
               <Link href="/sign-in" className={buttonClasses({ variant: "ghost" })}>

@@ -96,10 +96,13 @@ let failedStages: string[] = [];
 // Started early, finished (or failed) before their stage reports.
 const early = new Map<Stage, Promise<Result>>();
 const whole = !requested;
+/** The SDK package (sdk/) built by its own tsconfig: typecheck and a unit test read its built output. */
+const buildSdk = (buffered = false) => run(bin("tsc"), ["-p", "sdk/tsconfig.json"], undefined, buffered);
+
 function start(stage: "audit" | "lint" | "typecheck", buffered = false): Promise<Result> {
   if (stage === "audit") return run(node, ["--import", "tsx", "scripts/audit.ts"], undefined, buffered);
   if (stage === "lint") return run(bin("eslint"), ["--max-warnings=0", "."], undefined, buffered);
-  return run(bin("tsc"), ["--noEmit", "-p", "."], undefined, buffered);
+  return buildSdk(buffered).then((sdk) => (sdk.code !== 0 ? sdk : run(bin("tsc"), ["--noEmit", "-p", "."], undefined, buffered)));
 }
 if (whole) for (const stage of ["audit", "lint", "typecheck"] as const) early.set(stage, start(stage, true));
 /** The production build the e2e stage's server would otherwise make first, started beside integration. */
@@ -125,6 +128,13 @@ for (const stage of selected) {
         const { getEnv } = await import("@/server/env");
         const buildEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", SECRET_KEY: getEnv().SECRET_KEY };
         build = run(node, [NEXT_BIN, "build"], undefined, true, buildEnv);
+      }
+      if (stage === "unit") {
+        const sdk = await buildSdk();
+        if (sdk.code !== 0) {
+          result = { ...sdk, failed: 1 };
+          break;
+        }
       }
       const list = files.length ? files : findTests(path.join("tests", stage));
       Object.assign(process.env, { NODE_ENV: "test" });

@@ -21,6 +21,7 @@ const partnerNav: Array<NavItem & { needs: PartnerPermission }> = [
   { href: "/dashboard/events", label: "Events", needs: "readIntegration" },
   { href: "/dashboard/requests", label: "Request log", needs: "readIntegration" },
   { href: "/dashboard/sandbox", label: "Simulators", needs: "readIntegration" },
+  { href: "/docs/api", label: "API reference", needs: "readIntegration" },
   { href: "/dashboard/organisation", label: "Organisation", needs: "readMoney" },
   { href: "/dashboard/team", label: "Team", needs: "readMoney" },
 ];

@@ -1,5 +1,5 @@
 import { clock } from "@/server/clock";
-import { OPENAPI_URL, PRODUCT_NAME } from "./brand";
+import { API_REFERENCE_URL, PRODUCT_NAME } from "./brand";
 
 export function SiteFooter() {
   return (
@@ -9,7 +9,7 @@ export function SiteFooter() {
           © {clock.now().getUTCFullYear()} {PRODUCT_NAME}
         </p>
         <nav aria-label="Footer" className="flex gap-4">
-          <a href={OPENAPI_URL} className="rounded-sm hover:text-ink">
+          <a href={API_REFERENCE_URL} className="rounded-sm hover:text-ink">
             API reference
           </a>
           <a href="/docs/public" className="rounded-sm hover:text-ink">

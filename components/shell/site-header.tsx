@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { OPENAPI_URL } from "./brand";
+import { API_REFERENCE_URL } from "./brand";
 import { Logo } from "./logo";
 
 /** Header of the public pages (home, sign-in, not found). */
@@ -15,7 +15,7 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
           <Link href="/domains" className={buttonClasses({ variant: "ghost", size: "sm" })}>
             Buy a domain
           </Link>
-          <a href={OPENAPI_URL} className={buttonClasses({ variant: "ghost", size: "sm", className: "max-sm:hidden" })}>
+          <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "ghost", size: "sm", className: "max-sm:hidden" })}>
             API reference
           </a>
           {signedIn ? (

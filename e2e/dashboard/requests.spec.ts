@@ -96,7 +96,7 @@ test("the request log lists signed calls and the sandbox debugger explains the r
   await expect(canonical).toContainText(EMPTY_BODY_SHA256);
   await expect(canonical.locator("[data-line]")).toHaveCount(6);
   await expect(dialog.getByRole("button", { name: "Copy canonical string" })).toBeVisible();
-  await expect(dialog.getByRole("link", { name: /API reference/ })).toHaveAttribute("href", "/api/partner/v1/openapi.json");
+  await expect(dialog.getByRole("link", { name: /API reference/ })).toHaveAttribute("href", "/docs/api");
   await canonical.scrollIntoViewIfNeeded();
   await expectAccessible(page, "request detail with the signature debugger");
   await saveScreenshots(page, "requests-debugger");

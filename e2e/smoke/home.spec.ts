@@ -20,7 +20,7 @@ test("home page introduces the marketplace and links to sign-in and the API refe
   await expect(page.getByRole("link", { name: "Sign in", exact: true })).toHaveAttribute("href", "/sign-in");
   await expect(page.getByRole("link", { name: "API reference" }).first()).toHaveAttribute(
     "href",
-    "/api/partner/v1/openapi.json",
+    "/docs/api",
   );
   await page.screenshot({ path: "test-results/home.png", fullPage: true });
 });
@@ -32,6 +32,8 @@ test("a partner signs in, sees tRPC-backed figures and signs out", async ({ page
   await expect(page.getByTestId("partner-name")).toHaveText(demoPartner.name);
   await expect(page.getByTestId("payment-model")).toHaveText("Merchant of record");
   await expect(page.getByTestId("signed-in-email")).toHaveText(demoPartner.email);
+  // The rendered API reference is one of the dashboard's sections (e2e/docs/api-reference.spec.ts opens it).
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
   const inventory = page.getByTestId("sandbox-inventory").locator("[data-value]");
   await expect(inventory).toBeVisible();
   expect(Number(await inventory.getAttribute("data-value"))).toBeGreaterThanOrEqual(10_000);

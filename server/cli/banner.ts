@@ -63,7 +63,7 @@ export function startBanner(input: BannerInput): string {
     lines.push(" Demo data skipped (SEED_DEMO=false, or production): create partners with `npm run --silent admin -- help`.", "");
   }
   lines.push(
-    ` Health ${input.appUrl}/api/health   API reference ${input.appUrl}/api/partner/v1/openapi.json   Operations: npm run --silent admin -- help`,
+    ` Health ${input.appUrl}/api/health   API reference ${input.appUrl}/docs/api   Operations: npm run --silent admin -- help`,
     " Ctrl+C stops the web server; the embedded database keeps running until `npm run db:stop`.",
     rule,
   );

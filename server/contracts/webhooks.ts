@@ -19,7 +19,9 @@ const DELIVERY =
   "An endpoint whose every attempt has failed for 3 days is disabled (event `webhook_endpoint.disabled`); the " +
   "dashboard re-enables it and offers to resend what failed meanwhile. " +
   "Delivery is at-least-once: deduplicate on `X-Service-Event-Id`. Events reach one endpoint in GET /events order, " +
-  "one request at a time; an event waiting out a retry delay does not hold back later ones.";
+  "one request at a time; an event waiting out a retry delay does not hold back later ones. " +
+  "Each delivery also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` " +
+  "(see the `webhooks` section of this document for the key they are signed with).";
 
 const URL_RULES =
   "The URL must be absolute http(s), without credentials or fragment, at most 2048 characters; https is required " +

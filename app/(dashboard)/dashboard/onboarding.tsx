@@ -23,7 +23,7 @@ import {
   ErrorState,
 } from "@/components/ui";
 import { cn } from "@/components/ui/cn";
-import { OPENAPI_URL } from "@/components/shell/brand";
+import { API_REFERENCE_URL } from "@/components/shell/brand";
 
 // The overview's onboarding: the checklist ticked from real sandbox data, and
 // the one-click default sandbox key offered until the partner has one.
@@ -33,7 +33,7 @@ const steps = {
   signed_call: { label: "Make your first signed call", href: "/dashboard/requests", hint: "Every call shows up in the request log, with a signature debugger in sandbox." },
   webhook_set: { label: "Set a webhook endpoint", href: "/dashboard/webhooks", hint: "Where order and brokerage events are POSTed, signed." },
   event_delivered: { label: "Receive a test event", href: "/dashboard/webhooks", hint: "Send any event type from the Webhooks page." },
-  sandbox_order: { label: "Place your first sandbox order", href: OPENAPI_URL, hint: "Quote and record a sale, or complete a hosted checkout." },
+  sandbox_order: { label: "Place your first sandbox order", href: API_REFERENCE_URL, hint: "Quote and record a sale, or complete a hosted checkout." },
 } as const;
 
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { OPENAPI_URL } from "@/components/shell/brand";
+import { API_REFERENCE_URL } from "@/components/shell/brand";
 import { buttonClasses, Card, CardContent, CardDescription, CardHeader, CardTitle, PageHeader } from "@/components/ui";
 import { can } from "@/server/auth/partner-roles";
 import { requireSessionUser } from "@/server/auth/session";
@@ -27,7 +27,7 @@ export default async function DashboardPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary" })}>
+          <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "secondary" })}>
             API reference
           </a>
         </CardContent>

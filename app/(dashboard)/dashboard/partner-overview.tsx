@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { useTRPC } from "@/app/providers";
-import { OPENAPI_URL } from "@/components/shell/brand";
+import { API_REFERENCE_URL } from "@/components/shell/brand";
 import { HomeFigures } from "./home-figures";
 import { FirstKeyOffer, OnboardingChecklist } from "./onboarding";
 import {
@@ -75,7 +75,7 @@ export function PartnerOverview({ canChange }: { canChange: boolean }) {
           </span>
         }
         actions={
-          <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary" })}>
+          <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "secondary" })}>
             API reference
           </a>
         }

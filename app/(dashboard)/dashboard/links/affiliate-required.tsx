@@ -1,4 +1,4 @@
-import { OPENAPI_URL } from "@/components/shell/brand";
+import { API_REFERENCE_URL } from "@/components/shell/brand";
 import { buttonClasses, Card, CardContent, CardDescription, CardHeader, CardTitle, Code, PageHeader } from "@/components/ui";
 
 /**
@@ -28,7 +28,7 @@ export function AffiliateRequired() {
             To join, ask your account manager or the service&apos;s staff to enable the affiliate program for your
             organisation. Nothing else changes: your keys, orders and payouts stay as they are.
           </p>
-          <a href={OPENAPI_URL} className={buttonClasses({ variant: "secondary", className: "mt-2" })}>
+          <a href={API_REFERENCE_URL} className={buttonClasses({ variant: "secondary", className: "mt-2" })}>
             Read about referrals in the API reference
           </a>
         </CardContent>

@@ -3,7 +3,7 @@
 import { skipToken, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/app/providers";
-import { OPENAPI_URL } from "@/components/shell/brand";
+import { API_REFERENCE_URL } from "@/components/shell/brand";
 import {
   Alert,
   Badge,
@@ -225,7 +225,7 @@ function SignatureDebugger({ debug }: { debug: SignatureDebug }) {
           </li>
         </ol>
         <p className="mt-2">
-          <a href={OPENAPI_URL} className="font-medium text-brand-ink underline underline-offset-2 hover:no-underline">
+          <a href={API_REFERENCE_URL} className="font-medium text-brand-ink underline underline-offset-2 hover:no-underline">
             Full rules in the API reference
           </a>
         </p>
