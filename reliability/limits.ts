@@ -117,12 +117,20 @@ export async function runLimits(options: LimitsOptions): Promise<Report> {
   }
 
   // bursts: search (GET /availability) and write (POST /quotes, a domain that is not listed: 404 after the limiter)
+  // GCRA refills one request every minute/limit: a burst that takes longer than that on a
+  // busy machine may rightly get one more per interval it spans. Each burst's allowance is
+  // its limit plus the intervals between its first send and its last answer (an upper bound
+  // of the time the server saw it take); the check is limit <= accepted <= allowance.
   const searchAccepted: number[] = [];
   const writeAccepted: number[] = [];
+  const burstFits = { search: true, write: true };
+  let refills = 0;
   let burstOther = 0;
   for (let b = 0; b < bursts; b++) {
     for (const [kind, counts] of [["search", searchAccepted], ["write", writeAccepted]] as const) {
       const credential = take();
+      const limit = kind === "search" ? searchLimit : writeLimit;
+      const startedAt = performance.now();
       const answers = await Promise.all(
         Array.from({ length: burst }, (_, i) =>
           kind === "search"
@@ -131,7 +139,14 @@ export async function runLimits(options: LimitsOptions): Promise<Report> {
         ),
       );
       const limited = answers.filter((a) => a.status === 429 && codeOf(a) === "rate_limited").length;
-      counts.push(burst - limited);
+      const accepted = burst - limited;
+      const allowance = limit + Math.floor((performance.now() - startedAt) / (60_000 / limit));
+      counts.push(accepted);
+      refills += Math.max(0, accepted - limit);
+      if (accepted < limit || accepted > allowance) {
+        burstFits[kind] = false;
+        note(answers[0]!, `${kind} burst: ${accepted} accepted, allowed ${limit}-${allowance}`);
+      }
       for (const a of answers) {
         if (a.status === 429 || a.status === (kind === "search" ? 200 : 404)) continue;
         burstOther++;
@@ -152,8 +167,9 @@ export async function runLimits(options: LimitsOptions): Promise<Report> {
       figure("skewed timestamps judged", judged, "-"),
       exactly("accepted outside +-300 s", outsideAccepted, 0),
       exactly("refused inside +-300 s", insideRefused, 0),
-      figure(`search bursts accepted (limit ${searchLimit})`, spread(searchAccepted), `= ${searchLimit}`, searchAccepted.every((n) => n === searchLimit)),
-      figure(`write bursts accepted (limit ${writeLimit})`, spread(writeAccepted), `= ${writeLimit}`, writeAccepted.every((n) => n === writeLimit)),
+      figure(`search bursts accepted (limit ${searchLimit})`, spread(searchAccepted), `= ${searchLimit} + refills in its time`, burstFits.search),
+      figure(`write bursts accepted (limit ${writeLimit})`, spread(writeAccepted), `= ${writeLimit} + refills in its time`, burstFits.write),
+      figure("refills taken during bursts (slow bursts only)", refills, "-"),
       exactly("burst answers neither ok nor 429", burstOther, 0),
     ],
     samples,
