@@ -39,14 +39,19 @@ interface Result {
   passed: number;
   failed: number;
   skipped: number;
+  /** What a "held" run printed, for its stage to show. */
+  output?: string;
 }
 
-/** Runs a command; its output goes to the console as it comes, or, when `buffered`, all at once at the end. */
+/**
+ * Runs a command; its output goes to the console as it comes, or, when `buffered`, all at
+ * once at the end, or, when "held", into the result for its stage to print when it reports.
+ */
 function run(
   command: string,
   args: string[],
   parse?: (output: string) => Omit<Result, "code">,
-  buffered = false,
+  buffered: boolean | "held" = false,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Result> {
   return new Promise((resolve) => {
@@ -59,8 +64,9 @@ function run(
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);
     child.on("exit", (code) => {
-      if (buffered) process.stdout.write(output);
-      resolve({ code: code ?? 1, ...(parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 }) });
+      if (buffered === true) process.stdout.write(output);
+      const counts = parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 };
+      resolve({ code: code ?? 1, ...counts, ...(buffered === "held" ? { output } : {}) });
     });
   });
 }
@@ -93,6 +99,7 @@ const bin = (name: string) => path.join("node_modules", ".bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStages: string[] = [];
 
+const startedAt = performance.now();
 // Started early, finished (or failed) before their stage reports.
 const early = new Map<Stage, Promise<Result>>();
 const whole = !requested;
@@ -127,7 +134,7 @@ for (const stage of selected) {
         // As npm start would build it: its settings' SECRET_KEY (pages read settings while prerendering).
         const { getEnv } = await import("@/server/env");
         const buildEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", SECRET_KEY: getEnv().SECRET_KEY };
-        build = run(node, [NEXT_BIN, "build"], undefined, true, buildEnv);
+        build = run(node, [NEXT_BIN, "build"], undefined, "held", buildEnv);
       }
       if (stage === "unit") {
         const sdk = await buildSdk();
@@ -147,8 +154,9 @@ for (const stage of selected) {
     }
     case "e2e":
       if (build) {
-        console.log("(the production build made during integration:)");
         const built = await build;
+        console.log("(the production build, made during integration:)");
+        process.stdout.write(built.output ?? "");
         if (built.code !== 0) {
           result = built;
           break;
@@ -158,6 +166,7 @@ for (const stage of selected) {
       result = await run(bin("playwright"), ["test", ...files], playwrightCounts);
       break;
   }
+  console.log(`=== ${stage}: ${result.code === 0 ? "passed" : "FAILED"} at ${Math.round((performance.now() - startedAt) / 1000)} s into the run`);
   totals.passed += result.passed;
   totals.failed += result.failed;
   totals.skipped += result.skipped;
