@@ -3,14 +3,14 @@
 // runs the standalone output of the build e2e served (tests/deploy: two web instances
 // and a worker from .next/standalone), so it comes after e2e. A whole run overlaps
 // work that leaves a core idle: audit (network), lint and typecheck (one thread
-// each) side by side, and the production build beside integration (one test file
-// at a time); each stage still reports on its own, in order.
+// each) side by side; each still reports on its own, in order. (The production
+// build is not overlapped with integration: the rate-limit tests there count on
+// time, and a build beside them once let a refill through.)
 //   npm test                  every stage
 //   npm test -- unit          one stage (audit | lint | typecheck | unit | integration | e2e | deploy)
 //   npm test -- integration tests/integration/auth.test.ts   some files of one stage
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
-import { NEXT_BIN, staleBuildReason } from "@/server/cli/next-build";
 import path from "node:path";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -39,23 +39,17 @@ interface Result {
   passed: number;
   failed: number;
   skipped: number;
-  /** What a "held" run printed, for its stage to show. */
-  output?: string;
 }
 
-/**
- * Runs a command; its output goes to the console as it comes, or, when `buffered`, all at
- * once at the end, or, when "held", into the result for its stage to print when it reports.
- */
+/** Runs a command; its output goes to the console as it comes, or, when `buffered`, all at once at the end. */
 function run(
   command: string,
   args: string[],
   parse?: (output: string) => Omit<Result, "code">,
-  buffered: boolean | "held" = false,
-  env: NodeJS.ProcessEnv = process.env,
+  buffered = false,
 ): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", buffered ? "pipe" : "inherit"], env });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", buffered ? "pipe" : "inherit"], env: process.env });
     let output = "";
     const collect = (chunk: Buffer) => {
       if (!buffered) process.stdout.write(chunk);
@@ -64,9 +58,8 @@ function run(
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);
     child.on("exit", (code) => {
-      if (buffered === true) process.stdout.write(output);
-      const counts = parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 };
-      resolve({ code: code ?? 1, ...counts, ...(buffered === "held" ? { output } : {}) });
+      if (buffered) process.stdout.write(output);
+      resolve({ code: code ?? 1, ...(parse?.(output) ?? { passed: 0, failed: 0, skipped: 0 }) });
     });
   });
 }
@@ -112,8 +105,6 @@ function start(stage: "audit" | "lint" | "typecheck", buffered = false): Promise
   return buildSdk(buffered).then((sdk) => (sdk.code !== 0 ? sdk : run(bin("tsc"), ["--noEmit", "-p", "."], undefined, buffered)));
 }
 if (whole) for (const stage of ["audit", "lint", "typecheck"] as const) early.set(stage, start(stage, true));
-/** The production build the e2e stage's server would otherwise make first, started beside integration. */
-let build: Promise<Result> | undefined;
 
 for (const stage of selected) {
   console.log(`\n=== ${stage} ===`);
@@ -128,14 +119,6 @@ for (const stage of selected) {
     case "integration":
     case "deploy": {
       if (stage !== "unit") await prepareDatabase();
-      const reason = stage === "integration" && whole ? staleBuildReason() : undefined;
-      if (reason) {
-        console.log(`(building the web app for the e2e stage meanwhile: ${reason})`);
-        // As npm start would build it: its settings' SECRET_KEY (pages read settings while prerendering).
-        const { getEnv } = await import("@/server/env");
-        const buildEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", SECRET_KEY: getEnv().SECRET_KEY };
-        build = run(node, [NEXT_BIN, "build"], undefined, "held", buildEnv);
-      }
       if (stage === "unit") {
         const sdk = await buildSdk();
         if (sdk.code !== 0) {
@@ -153,15 +136,6 @@ for (const stage of selected) {
       break;
     }
     case "e2e":
-      if (build) {
-        const built = await build;
-        console.log("(the production build, made during integration:)");
-        process.stdout.write(built.output ?? "");
-        if (built.code !== 0) {
-          result = built;
-          break;
-        }
-      }
       await prepareDatabase();
       result = await run(bin("playwright"), ["test", ...files], playwrightCounts);
       break;

@@ -13,6 +13,7 @@ import { abuseLimits, takeBuyNow, takePayAttempt, takeStorefrontSearch } from "@
 import { tagClientIp } from "@/server/http/client-ip";
 import { registerClient } from "@/server/oauth/clients";
 import { tokenHandler, TOKEN_REQUESTS_PER_MINUTE } from "@/server/oauth/http";
+import { ANONYMOUS_LIMIT_PER_MIN, PUBLIC_RATE_PERIOD_MS } from "@/server/public/rate-limit";
 import { createLink } from "@/server/services/referrals";
 import { createUser } from "@/server/services/partners";
 import { createTestPartner, uniqueSuffix } from "../helpers/partner";
@@ -58,8 +59,12 @@ describe("abuse limits", () => {
     const server = await serve(0);
     try {
       const statuses: number[] = [];
+      const started = performance.now();
       for (let i = 0; i < 40; i++) statuses.push(await searchOver(server, randomIp()));
-      assert.ok(statuses.filter((s) => s === 429).length >= 10, `statuses: ${statuses.join(",")}`);
+      // At most the limit gets through, plus one per refill (a GCRA: 60 s / limit) while the 40 ran: a slow machine may take seconds.
+      const refills = Math.floor((performance.now() - started) / (PUBLIC_RATE_PERIOD_MS / ANONYMOUS_LIMIT_PER_MIN));
+      const refused = statuses.filter((s) => s === 429).length;
+      assert.ok(refused >= 40 - ANONYMOUS_LIMIT_PER_MIN - refills, `statuses (${refills} refills): ${statuses.join(",")}`);
     } finally {
       server.close();
     }
@@ -111,7 +116,10 @@ describe("abuse limits", () => {
     const client = await registerClient(getDb(), { redirect_uris: ["http://127.0.0.1/cb"], client_name: "limit test" });
     const statuses: number[] = [];
     let last: Response | undefined;
-    for (let i = 0; i <= TOKEN_REQUESTS_PER_MINUTE.perClient; i++) {
+    const { perClient } = TOKEN_REQUESTS_PER_MINUTE;
+    const started = performance.now();
+    // Until the first refusal: the limit's worth, plus one per refill (60 s / limit) while they ran on a slow machine.
+    for (let i = 0; i < perClient + 10 && last?.status !== 429; i++) {
       last = await tokenHandler(
         new Request("http://localhost:3000/api/oauth/token", {
           method: "POST",
@@ -121,7 +129,9 @@ describe("abuse limits", () => {
       );
       statuses.push(last.status);
     }
-    assert.equal(statuses.filter((s) => s === 429).length, 1, statuses.join(","));
+    const refills = Math.floor((performance.now() - started) / (60_000 / perClient));
+    const accepted = statuses.filter((s) => s !== 429).length;
+    assert.ok(accepted >= perClient && accepted <= perClient + refills, `${refills} refills: ${statuses.join(",")}`);
     assert.equal(last?.status, 429);
     assert.ok(Number(last?.headers.get("retry-after")) >= 1);
     const body = (await last!.json()) as { error: string; error_description: string };
