@@ -26,6 +26,8 @@ test("the API reference renders the OpenAPI document from our own origin only", 
   // Endpoints of the document are listed (Scalar renders sections lazily: the sidebar comes first).
   await expect(page.getByRole("link", { name: /^Search the inventory/ }).first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole("link", { name: "Open API Client" })).toHaveCount(0);
+  // The page's own loading line is gone once the bundle runs.
+  await expect(page.getByText("Loading the API reference…")).toBeHidden();
   await page.getByRole("link", { name: "Merchant of record", exact: true }).first().click();
   await expect(page.getByText("Record a partner-collected sale").first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("/api/partner/v1/orders", { exact: true }).first()).toBeVisible();
@@ -45,4 +47,18 @@ test("the API reference renders the OpenAPI document from our own origin only", 
   expect(cspViolations, "Content-Security-Policy violations").toEqual([]);
   const response = await page.request.get("/docs/api");
   expect(response.headers()["content-security-policy"]).toContain("connect-src 'self'");
+});
+
+test("the API reference says so, with a way out, when its bundle does not load", async ({ page }) => {
+  await page.route("**/docs/api/scalar.js", (route) => route.abort("connectionfailed"));
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { name: "API reference" })).toBeVisible();
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("could not load");
+  await expect(alert.getByRole("link", { name: "/api/partner/v1/openapi.json" })).toBeVisible();
+  await expect(page.getByText("Loading the API reference…")).toBeHidden();
+  await page.screenshot({ path: "test-results/screenshots/api-reference-failed-desktop.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/screenshots/api-reference-failed-phone.png" });
+  await expectAccessible(page, "/docs/api (bundle failed)");
 });

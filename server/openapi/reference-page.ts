@@ -9,6 +9,8 @@ import { OPENAPI_PATH } from "./build";
 // and /docs/api's Content-Security-Policy (next.config.mjs) allows only 'self'.
 
 export const REFERENCE_SCRIPT_PATH = "/docs/api/scalar.js";
+/** Loads the bundle and updates the status line (an inline script would break the page's CSP). */
+export const REFERENCE_LOADER_PATH = "/docs/api/loader.js";
 
 /**
  * Where `npm ci` puts the bundle. The route is static, so `next build` reads it and the built
@@ -55,6 +57,39 @@ const configuration = {
   metaData: { title: "API reference · Domain Marketplace" },
 };
 
+/** The status line before Scalar renders: plain, readable at phone width, gone once the bundle runs. */
+const statusCss = `
+#reference-status { font: 16px/1.5 system-ui, sans-serif; color: #1f2937; max-width: 40rem; margin: 3rem auto; padding: 0 1.25rem; }
+#reference-status h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
+#reference-status a { color: #1d4ed8; }
+#reference-status .failed, #reference-status[data-state="failed"] [role="status"] { display: none; }
+#reference-status[data-state="failed"] .failed { display: block; }
+#reference-status[data-state="ready"] { display: none; }
+`;
+
+/**
+ * Adds the bundle to the page and reports on it: Scalar mounts itself when the bundle runs, so
+ * the status line goes then; a bundle that fails to arrive leaves a sentence and a link instead of
+ * a blank page.
+ */
+export function referenceLoaderScript(): string {
+  return `(() => {
+  const status = document.getElementById("reference-status");
+  const line = status && status.querySelector('[role="status"]');
+  const script = document.createElement("script");
+  script.src = ${JSON.stringify(REFERENCE_SCRIPT_PATH)};
+  script.onload = () => { if (status) status.dataset.state = "ready"; };
+  script.onerror = () => {
+    if (!status) return;
+    status.dataset.state = "failed";
+    if (line) line.textContent = "";
+    status.querySelector(".failed").setAttribute("role", "alert");
+  };
+  document.body.appendChild(script);
+})();
+`;
+}
+
 const escapeAttribute = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#39;").replace(/</g, "&lt;");
 
 export function referencePageHtml(): string {
@@ -67,9 +102,15 @@ export function referencePageHtml(): string {
     <meta name="description" content="Partner API reference: signed requests, endpoints, errors and webhooks." />
   </head>
   <body>
-    <noscript>The API reference needs JavaScript. The OpenAPI document itself is at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</noscript>
+    <style>${statusCss}</style>
+    <main id="reference-status" data-state="loading">
+      <h1>API reference</h1>
+      <p role="status" aria-live="polite">Loading the API reference…</p>
+      <p class="failed">The API reference could not load. <a href="/docs/api">Try again</a>, or read the OpenAPI document itself at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</p>
+      <noscript><p>The API reference needs JavaScript. The OpenAPI document itself is at <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</p></noscript>
+    </main>
     <script id="api-reference" data-url="${OPENAPI_PATH}" data-configuration='${escapeAttribute(JSON.stringify(configuration))}'></script>
-    <script src="${REFERENCE_SCRIPT_PATH}"></script>
+    <script src="${REFERENCE_LOADER_PATH}"></script>
   </body>
 </html>
 `;
