@@ -212,21 +212,42 @@ async function crashOn(cluster: Cluster, options: CrashOptions, timer: ReturnTyp
   const finished = await finishCheckouts(checkoutJobs, targets, nextCredential, checkoutCounters);
   timer.lap("checkout reconcile");
 
-  // settle: a worker's lease (30 s) may hold deliveries a killed worker had claimed
-  const settleStart = performance.now();
-  let open = -1;
-  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(250)) {
+  // settle: no request can make an event once the web processes are gone, but the worker's
+  // payment-intent chore still can (an intent a killed process left behind, recorded as
+  // order.paid). So: stop the web, let the worker deliver, stop it, and look again; an event
+  // recorded after the last look (the chore racing the look) gets a fresh worker to deliver it.
+  await webs.stopAll();
+  const openDeliveries = async () => {
     const [row] = await db.execute<{ open: number }>(sql`
       select count(*)::int as open from webhook_deliveries d join events e on e.id = d.event_id
       where e.partner_id = ${seller.partnerId} and d.status <> 'succeeded'`);
     const [unsequenced] = await db.execute<{ n: number }>(sql`
       select count(*)::int as n from events e where e.partner_id = ${seller.partnerId}
         and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)`);
-    open = (row?.open ?? 0) + (unsequenced?.n ?? 0);
-    if (open === 0) break;
+    return (row?.open ?? 0) + (unsequenced?.n ?? 0);
+  };
+  // A worker's lease (30 s) may hold deliveries a killed worker had claimed.
+  const settle = async (deadline: number) => {
+    let open = await openDeliveries();
+    while (open > 0 && Date.now() < deadline) {
+      await sleep(250);
+      open = await openDeliveries();
+    }
+    return open;
+  };
+  const settleStart = performance.now();
+  const settleDeadline = Date.now() + 90_000;
+  let open = await settle(settleDeadline);
+  await workers.stopAll();
+  let lateWorkers = 0;
+  for (open = await openDeliveries(); open > 0 && Date.now() < settleDeadline && lateWorkers < 3; open = await openDeliveries()) {
+    lateWorkers++;
+    const late = superviseSlots([startWorker]);
+    await late.ready();
+    await settle(settleDeadline);
+    await late.stopAll();
   }
   const settleSeconds = (performance.now() - settleStart) / 1000;
-  await Promise.all([webs.stopAll(), workers.stopAll()]);
   await disableWebhookEndpoint(db, owner, { type: "system" }).catch(() => {});
   await receiver.close();
 
@@ -267,6 +288,7 @@ async function crashOn(cluster: Cluster, options: CrashOptions, timer: ReturnTyp
       `PostgreSQL crashed (stop -m immediate) every ${dbStopEvery} cycles`,
     figures: [
       figure("seconds driving / settling deliveries", `${drivenSeconds.toFixed(1)} / ${settleSeconds.toFixed(1)}`, "-"),
+      figure("workers started after the last to deliver events recorded as it stopped", lateWorkers, "-"),
       atLeast("processes killed (SIGKILL)", kills, cycles),
       figure("database connection cuts", dbCuts, "-"),
       atLeast("PostgreSQL crashes (stop -m immediate, then recovery)", dbStops, dbStopEvery > 0 ? Math.floor(cycles / dbStopEvery) : 0),
