@@ -67,6 +67,7 @@ export async function openBench(): Promise<Bench> {
     label: leg(["label"]),
     typo: leg(["typo"]),
     meaning: leg(["meaning"]),
+    phrase: leg(["phrase"]),
     "trigram-only": async (q) => {
       const { compact } = parseSearchQuery(q);
       if (!compact) return [];

@@ -405,3 +405,26 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
     taken++;
   }
 }
+
+/**
+ * The query's subject as one phrase, as a name would hold it: the words that
+ * carry its meaning (real words, not the framing, not function words), each as
+ * meant ("resturant" -> restaurant), in the order typed. Null when none does
+ * (a brand, a slip, a framing word alone).
+ */
+export function subjectPhrase(concepts: Concept[]): string | null {
+  const words = concepts
+    .filter((c) => (c.importance ?? 1) > FRAMING_IMPORTANCE && /^[a-z]{2,}$/.test(meant(c)) && (isKnownWord(meant(c)) || inWordNet(meant(c))) && carriesMeaning(meant(c)))
+    .map(meant);
+  return words.length > 0 ? words.join(" ") : null;
+}
+
+/** A text's vector in the vocabulary's context (cached like the query words'), or null when the encoder failed. */
+export async function embedInContext(text: string, embedder: Embedder = getEmbedder()): Promise<Float32Array | null> {
+  const vectors = await embedWords([text], embedder).catch((error: unknown) => {
+    if (!warned) logError("search: the encoder failed, semantic leg off", error);
+    warned = true;
+    return new Map<string, Float32Array>();
+  });
+  return vectors.get(text) ?? null;
+}
