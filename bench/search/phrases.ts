@@ -8,14 +8,15 @@ import { performance } from "node:perf_hooks";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { embedWordsInContext, getEmbedder } from "@/server/search/embedder";
-import { getPhrases, nearestLabels, nearestLabelsExact, phraseMirrorBytes, registerInventoryPhrases } from "@/server/search/phrases";
+import { getPhrases, nearestLabels, nearestLabelsExact, phraseMirrorBytes, similarityStats, registerInventoryPhrases } from "@/server/search/phrases";
 import { parseSearchQuery } from "@/server/services/discovery";
 
 const url = process.env.URL ?? "postgres://postgres@127.0.0.1:5432/search_bench_100000";
 await migrateDatabase(url);
 const { db, sql: client } = createPool(url, 2);
 const t0 = performance.now();
-const embedded = await registerInventoryPhrases(db);
+// PHRASES_EMBED=0 only reads what is embedded (another process may be embedding).
+const embedded = process.env.PHRASES_EMBED === "0" ? 0 : await registerInventoryPhrases(db);
 const embedMs = performance.now() - t0;
 const rss0 = process.memoryUsage().rss;
 const t1 = performance.now();
@@ -49,7 +50,12 @@ console.log(`${subjects.length} development subjects, top ${K}: sketch scan p50 
 
 const asked = process.argv.slice(2);
 if (asked.length) {
-  const vs = await embedWordsInContext(getEmbedder(), asked.map((q) => parseSearchQuery(q).words.join(" ")));
-  asked.forEach((q, i) => console.log(`"${q}": ${nearestLabels(mirror, vs[i]!, 12).map((n) => `${n.label} ${n.similarity.toFixed(3)}`).join(", ")}`));
+  // Typed as the engine's subject (framing words left out by hand).
+  const vs = await embedWordsInContext(getEmbedder(), asked);
+  asked.forEach((q, i) => {
+    const stats = similarityStats(mirror, vs[i]!)!;
+    const z = (s: number) => ((s - stats.mean) / stats.sd).toFixed(1);
+    console.log(`"${q}" (mean ${stats.mean.toFixed(3)} sd ${stats.sd.toFixed(3)}): ${nearestLabels(mirror, vs[i]!, 12).map((n) => `${n.label} ${n.similarity.toFixed(3)} z${z(n.similarity)}`).join(", ")}`);
+  });
 }
 await client.end();

@@ -23,6 +23,9 @@ const EMBED_BATCH = 256;
 const CATCH_UP_PAGE = 10_000;
 /** Rows scored exactly after the sketch scan. */
 const CANDIDATES = 512;
+/** From twice COARSE_KEEP rows on, a first pass compares the sketches' first COARSE_WORDS words (128 of 512 bits) and keeps COARSE_KEEP rows. */
+const COARSE_WORDS = 4;
+const COARSE_KEEP = 8_192;
 
 const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -260,22 +263,61 @@ export function nearestLabels(mirror: PhraseMirror, vector: Float32Array, k: num
   const { size, width, sketches, mean } = mirror;
   const query = new Int32Array(width);
   for (let j = 0; j < mirror.dim; j++) if ((vector[j] as number) > (mean[j] as number)) query[j >> 5] = (query[j >> 5] as number) | (1 << (j & 31));
+  // A coarse pass on the sketches' first COARSE_WORDS words keeps the COARSE_KEEP closest rows, the whole
+  // sketch ranks those, and the CANDIDATES closest are scored on their int8 vectors. Each cut is a histogram of
+  // distances, no sort.
+  const coarseWords = size >= 2 * COARSE_KEEP ? Math.min(COARSE_WORDS, width) : width;
   const distance = new Uint16Array(size);
-  const histogram = new Uint32Array(mirror.dim + 1);
+  const coarse = new Uint32Array(coarseWords * 32 + 1);
   for (let row = 0, at = 0; row < size; row++, at += width) {
     let h = 0;
-    for (let w = 0; w < width; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
+    for (let w = 0; w < coarseWords; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
+    distance[row] = h;
+    coarse[h] = (coarse[h] as number) + 1;
+  }
+  const cut = (histogram: Uint32Array, keep: number) => {
+    let limit = 0;
+    for (let seen = 0; limit < histogram.length && seen < keep; limit++) seen += histogram[limit] as number;
+    return limit;
+  };
+  const coarseLimit = cut(coarse, coarseWords < width ? COARSE_KEEP : CANDIDATES);
+  const kept: number[] = [];
+  const histogram = new Uint32Array(mirror.dim + 1);
+  for (let row = 0; row < size; row++) {
+    if ((distance[row] as number) >= coarseLimit) continue;
+    let h = distance[row] as number;
+    for (let w = coarseWords, at = row * width; w < width; w++) h += popcount((query[w] as number) ^ (sketches[at + w] as number));
     distance[row] = h;
     histogram[h] = (histogram[h] as number) + 1;
+    kept.push(row);
   }
-  let limit = 0;
-  for (let seen = 0; limit < histogram.length && seen < CANDIDATES; limit++) seen += histogram[limit] as number;
+  const limit = cut(histogram, CANDIDATES);
   const scored: NearLabel[] = [];
-  for (let row = 0; row < size; row++) {
+  for (const row of kept) {
     if ((distance[row] as number) >= limit) continue;
     scored.push({ label: mirror.labels[row] as string, similarity: rowCosine(mirror, row, vector) });
   }
   return scored.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+}
+
+const SAMPLE = 1_024;
+
+/**
+ * The mean and spread of `vector`'s similarity to every label: the mean exactly
+ * (the vector times the mean row), the spread from a fixed sample of rows. A
+ * name's closeness is judged against them (a z-score), because raw cosines sit
+ * higher for a one-word subject than for a longer one.
+ */
+export function similarityStats(mirror: PhraseMirror, vector: Float32Array): { mean: number; sd: number } | null {
+  if (mirror.size < 2 || vector.length !== mirror.dim || !mirror.mean) return null;
+  let mean = 0;
+  for (let j = 0; j < mirror.dim; j++) mean += (vector[j] as number) * (mirror.mean[j] as number);
+  const step = Math.max(1, mirror.size / SAMPLE);
+  const sampled: number[] = [];
+  for (let x = 0; x < mirror.size; x += step) sampled.push(rowCosine(mirror, Math.floor(x), vector));
+  const sampleMean = sampled.reduce((a, b) => a + b, 0) / sampled.length;
+  const variance = sampled.reduce((a, b) => a + (b - sampleMean) * (b - sampleMean), 0) / Math.max(1, sampled.length - 1);
+  return { mean, sd: Math.sqrt(Math.max(variance, 1e-9)) };
 }
 
 /** The exact scan nearestLabels approximates (on the int8 vectors): for measuring its recall. */
@@ -294,3 +336,10 @@ export function labelSimilarity(mirror: PhraseMirror, label: string, vector: Flo
 
 /** Bytes the mirror holds (the benchmark reports it). */
 export const phraseMirrorBytes = (m: PhraseMirror) => m.codes.byteLength + m.scales.byteLength + m.sketches.byteLength;
+
+/** A mirror holding just these labels and vectors: unit tests of the scan. */
+export function getPhraseMirrorForTests(labels: string[], vectors: Float32Array[]): PhraseMirror {
+  const mirror = emptyMirror("test");
+  addRows(mirror, labels.map((label, i) => ({ label, vector: vectors[i] as Float32Array })));
+  return mirror;
+}
