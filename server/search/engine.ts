@@ -498,12 +498,15 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const phraseOn = legs.includes("phrase");
   const [mirror, phrases] = await Promise.all([getVocabulary(db, embedder), phraseOn ? getPhrases(db, embedder) : null]);
   const meaning = legs.includes("meaning") || phraseOn;
-  const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, { relatives: meaning });
   const inInventory = (word: string) => mirror.words.has(word);
+  const slipLike = maybeSlip(q, inInventory);
+  // The subject as a whole phrase against every name: not for a name typed (exact, with a TLD, or a possible slip).
+  const phraseWanted = phrases !== null && phrases.size > 0 && !q.exactName && !q.tld && !slipLike;
+  const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, { relatives: meaning, subject: phraseWanted });
   const context: LegContext = {
     inInventory,
     explained: concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word)),
-    maybeSlip: maybeSlip(q, inInventory),
+    maybeSlip: slipLike,
     near: [],
   };
   // The other legs' statements go out first (a drizzle query runs when awaited); the phrase leg's scan runs meanwhile.
@@ -514,8 +517,7 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
     .map((s) => db.execute<Candidate>(s).then((rows) => [...rows]));
   // Handled now (Promise.all below reports a failure): a leg failing while the encoder runs is no unhandled rejection.
   for (const p of pending) p.catch(() => undefined);
-  // The subject as a whole phrase against every name: not for a name typed (exact, with a TLD, or a possible slip).
-  const subjectText = phrases && phrases.size > 0 && phraseGate(q, context) ? subjectPhrase(concepts) : null;
+  const subjectText = phraseWanted ? subjectPhrase(concepts) : null;
   const subjectVector = subjectText ? await embedInContext(subjectText, embedder) : null;
   let phrase: PhraseContext | null = null;
   if (phrases && subjectVector) {
@@ -547,11 +549,6 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
     if (hits.length >= params.limit) break;
   }
   return { hits, concepts };
-}
-
-/** The phrase leg runs for a query that asks for a subject, not a name typed (see PhraseContext). */
-function phraseGate(q: EngineQuery, context: LegContext): boolean {
-  return !q.exactName && !q.tld && !context.maybeSlip;
 }
 
 /** An embedder that knows no meaning: the keyword-only configurations of the benchmark. */
