@@ -500,8 +500,11 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const meaning = legs.includes("meaning") || phraseOn;
   const inInventory = (word: string) => mirror.words.has(word);
   const slipLike = maybeSlip(q, inInventory);
-  // The subject as a whole phrase against every name: not for a name typed (exact, with a TLD, or a possible slip).
-  const phraseWanted = phrases !== null && phrases.size > 0 && !q.exactName && !q.tld && !slipLike;
+  // The subject as a whole phrase against every name: not for a full name typed (exact or with a TLD). A possible
+  // slip keeps it: a misspelt intent ("vegeterian resturant") is corrected to its subject first, and a slip's own
+  // one-edit label (0.92) stays above any name found by meaning alone (0.8). Development sets: misspelt-intent
+  // nDCG@5 0.769 -> 0.823, the corpus strata unchanged (typo 0.908 -> 0.907, run-together 0.982 -> 0.981).
+  const phraseWanted = phrases !== null && phrases.size > 0 && !q.exactName && !q.tld;
   const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, { relatives: meaning, subject: phraseWanted });
   const context: LegContext = {
     inInventory,
