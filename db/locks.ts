@@ -25,4 +25,6 @@ export const advisoryLocks = {
    * ids they take are visible in id order and the mirrors' catch-up misses none.
    */
   vocabulary: 727050,
+  /** server/search/phrases.ts: the same for the labels embedded as phrases. */
+  phrases: 727051,
 } as const;

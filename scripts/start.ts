@@ -8,6 +8,7 @@ import path from "node:path";
 import { closeDb, getDb } from "@/db/client";
 import { embeddedClusterDir, ensureDatabase, isAlive } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
+import { registerInventoryPhrases } from "@/server/search/phrases";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 import { wordnetStats } from "@/server/search/wordnet";
 import { getDemoCredential, getExampleDomain, seedDemoData } from "@/db/seed";
@@ -167,6 +168,13 @@ const server = spawnWebServer(dev ? "dev" : "start", env.PORT, serverEnv);
 child = server;
 const stopWorkers = await startWorkers();
 let failed = false;
+
+// Labels not yet embedded as phrases (server/search/phrases.ts: a demo seed's 13k take about a minute on
+// two cores) are embedded in the background: search answers meanwhile, the phrase leg from the labels done so far.
+void registerInventoryPhrases(getDb()).then(
+  (count) => count > 0 && console.log(`Embedded ${count} labels as search phrases.`),
+  (error: unknown) => console.error(`search phrases not embedded: ${(error as Error).message}`),
+);
 
 // Whatever ends the web server ends this process, with its exit code.
 void waitForExit(server).then(async (code) => {

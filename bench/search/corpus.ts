@@ -5,6 +5,7 @@ import { domains } from "@/db/schema";
 import { generateDomains, MAX_PRICE_CENTS, MIN_PRICE_CENTS, mulberry32, normal, pick, weighted, type GeneratedDomain, type Rng } from "@/db/seed-data";
 import { newId } from "@/server/ids";
 import { tokenizeLabel } from "@/server/services/inventory";
+import { registerInventoryPhrases } from "@/server/search/phrases";
 import { registerInventoryVocabulary } from "@/server/search/vocabulary";
 import { loadScowlLexicon } from "./scowl";
 import { drawWord, loadLexicon, type Lexicon, type WordList } from "./wordnet";
@@ -273,11 +274,15 @@ export interface BuildStats {
   loadMs: number;
   vocabularyMs: number;
   vocabularyWords: number;
+  /** Labels embedded as phrases (server/search/phrases.ts) and the time it took. */
+  phrasesMs: number;
+  phrases: number;
   analyzeMs: number;
   tableBytes: number;
   indexBytes: number;
   postingsBytes: number;
   vocabularyBytes: number;
+  phrasesBytes: number;
 }
 
 /** Loads the corpus into an empty `domains` (sandbox), registers the vocabulary, analyzes. */
@@ -304,25 +309,31 @@ export async function loadCorpus(db: Database, corpus: GeneratedDomain[]): Promi
   const t1 = performance.now();
   const vocabularyWords = await registerInventoryVocabulary(db);
   const t2 = performance.now();
+  const phrases = await registerInventoryPhrases(db);
+  const phrasesMs = performance.now() - t2;
   await db.execute(sql`vacuum analyze domains`);
   await db.execute(sql`analyze search_vocabulary`);
   await db.execute(sql`vacuum analyze domain_terms`);
   const t3 = performance.now();
-  return { loadMs: t1 - t0, vocabularyMs: t2 - t1, vocabularyWords, analyzeMs: t3 - t2, ...(await sizes(db)) };
+  return { loadMs: t1 - t0, vocabularyMs: t2 - t1, vocabularyWords, phrasesMs, phrases, analyzeMs: t3 - t2 - phrasesMs, ...(await sizes(db)) };
 }
 
 async function sizes(db: Database) {
-  const [row] = await db.execute<{ t: string; i: string; p: string; v: string }>(
+  const [row] = await db.execute<{ t: string; i: string; p: string; v: string; ph: string }>(
     sql`select pg_table_size('domains') as t, pg_indexes_size('domains') as i,
-      pg_total_relation_size('domain_terms') as p, pg_total_relation_size('search_vocabulary') as v`,
+      pg_total_relation_size('domain_terms') as p, pg_total_relation_size('search_vocabulary') as v,
+      pg_total_relation_size('search_phrases') as ph`,
   );
-  return { tableBytes: Number(row?.t), indexBytes: Number(row?.i), postingsBytes: Number(row?.p), vocabularyBytes: Number(row?.v) };
+  return { tableBytes: Number(row?.t), indexBytes: Number(row?.i), postingsBytes: Number(row?.p), vocabularyBytes: Number(row?.v), phrasesBytes: Number(row?.ph) };
 }
 
 /** A kept database measured again (BENCH_REUSE): words new to this model embedded, nothing reloaded. */
 export async function describeCorpus(db: Database): Promise<BuildStats> {
   const t0 = performance.now();
   const vocabularyWords = await registerInventoryVocabulary(db);
+  const t1 = performance.now();
+  const phrases = await registerInventoryPhrases(db);
+  const t2 = performance.now();
   await db.execute(sql`vacuum analyze domain_terms`);
-  return { loadMs: 0, vocabularyMs: performance.now() - t0, vocabularyWords, analyzeMs: 0, ...(await sizes(db)) };
+  return { loadMs: 0, vocabularyMs: t1 - t0, vocabularyWords, phrasesMs: t2 - t1, phrases, analyzeMs: 0, ...(await sizes(db)) };
 }

@@ -5,7 +5,7 @@
 // BENCH_VOCAB (wordnet | scowl: corpus.ts; scowl databases are search_bench_scowl_<size>),
 // BENCH_KEEP=1 keeps search_bench_<size> at the end, BENCH_REUSE=1 measures a kept
 // database again without reloading; BENCH_DB names the scratch database instead (two engines
-// side by side, each on its own copy of one loaded database).
+// side by side, each on its own copy of one loaded database); BENCH_METHODS=hybrid,meaning runs only those methods.
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -67,6 +67,7 @@ export async function openBench(): Promise<Bench> {
     label: leg(["label"]),
     typo: leg(["typo"]),
     meaning: leg(["meaning"]),
+    phrase: leg(["phrase"]),
     "trigram-only": async (q) => {
       const { compact } = parseSearchQuery(q);
       if (!compact) return [];
@@ -86,6 +87,9 @@ export async function openBench(): Promise<Bench> {
     },
   };
 
+  // BENCH_METHODS=hybrid,phrase: only these (development runs); hybrid is always kept (latency is measured on it).
+  const only = process.env.BENCH_METHODS?.split(",");
+  if (only) for (const name of Object.keys(methods)) if (name !== "hybrid" && !only.includes(name)) delete methods[name];
   return {
     size, vocabulary, dbName, reuse, corpus, genMs, build, methods,
     async close() {

@@ -111,8 +111,8 @@ console.log(`query files: ${files.map((f) => path.relative(process.cwd(), f)).jo
 console.log(`queries by stratum: ${counts(queries)}; judgements for ${Object.keys(judgements).length} queries`);
 console.log(`scored: ${scorable.length}; not scored (nothing relevant in the corpus): ${unscorable.length}`);
 console.log(`\n## build`);
-console.log(`generate ${bench.genMs.toFixed(0)} ms; load+segment+index ${(build.loadMs / 1000).toFixed(1)} s; vocabulary ${build.vocabularyWords} words embedded in ${(build.vocabularyMs / 1000).toFixed(1)} s; analyze ${(build.analyzeMs / 1000).toFixed(1)} s${bench.reuse ? " (reused database: nothing loaded)" : ""}`);
-console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, postings (domain_terms) ${mb(build.postingsBytes)}, vocabulary ${mb(build.vocabularyBytes)}`);
+console.log(`generate ${bench.genMs.toFixed(0)} ms; load+segment+index ${(build.loadMs / 1000).toFixed(1)} s; vocabulary ${build.vocabularyWords} words embedded in ${(build.vocabularyMs / 1000).toFixed(1)} s; ${build.phrases ?? 0} labels embedded as phrases in ${((build.phrasesMs ?? 0) / 1000).toFixed(1)} s; analyze ${(build.analyzeMs / 1000).toFixed(1)} s${bench.reuse ? " (reused database: nothing loaded)" : ""}`);
+console.log(`disk: domains table ${mb(build.tableBytes)}, its indexes ${mb(build.indexBytes)}, postings (domain_terms) ${mb(build.postingsBytes)}, vocabulary ${mb(build.vocabularyBytes)}, phrases ${mb(build.phrasesBytes ?? 0)}`);
 console.log(`memory (this process; it also holds the corpus and the truth index): before warm-up rss ${mb(memBefore.rss)} heap ${mb(memBefore.heapUsed)}; after warm-up rss ${mb(memWarm.rss)} heap ${mb(memWarm.heapUsed)} (engine: +${mb(memWarm.rss - memBefore.rss)} rss, +${mb(memWarm.heapUsed - memBefore.heapUsed)} heap); after the runs rss ${mb(memAfter.rss)} heap ${mb(memAfter.heapUsed)}`);
 
 const nOf = (col: string) => results.hybrid?.get(col)?.n ?? 0;

@@ -38,3 +38,17 @@ export const domainTerms = pgTable(
   },
   (t) => [uniqueIndex("domain_terms_rank").on(t.term, t.environment, sql`${t.prior} desc`, t.name)],
 );
+
+/**
+ * Each listed label's words embedded as one phrase ("best pizza shop"), once
+ * per label, when it is first listed: the meaning leg searches a query's
+ * subject against whole names by nearest neighbour (server/search/phrases.ts),
+ * not only word by word. `id` grows with each new row, as in the vocabulary.
+ */
+export const searchPhrases = pgTable("search_phrases", {
+  id: bigserial({ mode: "number" }).primaryKey(),
+  label: text().notNull().unique(),
+  model: text().notNull(),
+  vector: vectorBytes().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -211,8 +211,11 @@ export async function analyzeWords(
   mirror: Mirror,
   words: string[],
   embedder: Embedder = getEmbedder(),
-  /** relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up. */
-  options: { relatives?: boolean } = {},
+  /**
+   * relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up.
+   * subject: the subject phrase (subjectPhrase) is embedded in the same encoder call as the words, for the phrase leg.
+   */
+  options: { relatives?: boolean; subject?: boolean } = {},
 ): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
@@ -298,8 +301,10 @@ export async function analyzeWords(
   // name ("nyc lawyer") are wanted as themselves (on the old strata, exact and TLD queries lost 0.01-0.02 nDCG@5 otherwise).
   const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(meant(c)));
   const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => meant(c)).join(" ") : null;
+  const subject = options.subject ? subjectPhrase(concepts) : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
-    const vectors = await embedWords([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : [])], embedder).catch((error: unknown) => {
+    const texts = [...new Set([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
+    const vectors = await embedWords(texts, embedder).catch((error: unknown) => {
       // Search degrades to its keyword legs rather than failing when the encoder cannot load.
       if (!warned) logError("search: the encoder failed, semantic leg off", error);
       warned = true;
@@ -404,4 +409,27 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
     concept.semantic.set(listed, encoder === undefined ? weight : Math.min(SEMANTIC_WEIGHT, Math.max(encoder, weight) + AGREEMENT_BONUS));
     taken++;
   }
+}
+
+/**
+ * The query's subject as one phrase, as a name would hold it: the words that
+ * carry its meaning (real words, not the framing, not function words), each as
+ * meant ("resturant" -> restaurant), in the order typed. Null when none does
+ * (a brand, a slip, a framing word alone).
+ */
+export function subjectPhrase(concepts: Concept[]): string | null {
+  const words = concepts
+    .filter((c) => (c.importance ?? 1) > FRAMING_IMPORTANCE && /^[a-z]{2,}$/.test(meant(c)) && (isKnownWord(meant(c)) || inWordNet(meant(c))) && carriesMeaning(meant(c)))
+    .map(meant);
+  return words.length > 0 ? words.join(" ") : null;
+}
+
+/** A text's vector in the vocabulary's context (cached like the query words'), or null when the encoder failed. */
+export async function embedInContext(text: string, embedder: Embedder = getEmbedder()): Promise<Float32Array | null> {
+  const vectors = await embedWords([text], embedder).catch((error: unknown) => {
+    if (!warned) logError("search: the encoder failed, semantic leg off", error);
+    warned = true;
+    return new Map<string, Float32Array>();
+  });
+  return vectors.get(text) ?? null;
 }

@@ -6,6 +6,7 @@ import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { labelTokens } from "@/server/search/text";
+import { registerPhrases } from "@/server/search/phrases";
 import { registerVocabulary } from "@/server/search/vocabulary";
 import type { Actor } from "./partners";
 import { recordAudit } from "./audit";
@@ -130,8 +131,12 @@ export async function addDomain(db: Db, input: AddDomainInput & ChangeReason, ac
     // New words are embedded now, so the semantic leg knows them on the next query.
     // Best effort, in a savepoint: a listing is never refused because the encoder
     // is unavailable; keyword legs find it at once and a later ingest embeds the word.
+    // The label as a phrase too (server/search/phrases.ts), for the phrase leg.
     await tx
-      .transaction((savepoint) => registerVocabulary(savepoint, row.tokens.split(" ")))
+      .transaction(async (savepoint) => {
+        await registerVocabulary(savepoint, row.tokens.split(" "));
+        await registerPhrases(savepoint, [row.label]);
+      })
       .catch((error: unknown) => logError(`search vocabulary not updated for ${row.name}`, error));
     await audit(tx, actor, "domain.added", before, row, input.reason);
     return row;
