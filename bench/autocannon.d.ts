@@ -4,6 +4,8 @@ declare module "autocannon" {
     average: number;
     p50: number;
     p99: number;
+    /** Requests: how many were answered in all. */
+    total: number;
   }
   interface Result {
     requests: Histogram;

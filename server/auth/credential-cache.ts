@@ -122,6 +122,20 @@ function fresh(now: number): boolean {
 }
 
 /**
+ * The cached value for `keyId` when it may be served now, without a promise (the
+ * signing gate's common case); undefined: ask cachedCredential, which loads it.
+ */
+export function peekCredential<T>(keyId: string): T | undefined {
+  if (!cache.timer || !getEnv().CREDENTIAL_CACHE) return undefined;
+  const now = Date.now();
+  if (!fresh(now)) return undefined;
+  const entry = cache.entries.get(keyId);
+  if (!entry || now - entry.loadedAt >= TTL_MS) return undefined;
+  cache.hits++;
+  return entry.value as T;
+}
+
+/**
  * The cached value for `keyId`, else `load()` (which returns undefined for an
  * unknown key: misses are never stored, so made-up key ids cost no memory).
  */

@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
@@ -10,14 +12,16 @@ import { rateLimitOutcome, type RateLimitState } from "./rate-limit";
 import { clientIp } from "./client-ip";
 import { ipAllowed } from "./cidr";
 import { diagnoseSignature } from "./signature-debug";
-import { cachedCredential } from "@/server/auth/credential-cache";
+import { cachedCredential, peekCredential } from "@/server/auth/credential-cache";
 import type { SignatureDebug } from "@/server/services/request-log";
 
 // The signed-request gate of SPEC "Authentication", in the order DECISIONS fixes:
 // missing key id -> other headers -> unknown/revoked key -> timestamp ->
 // signature -> nonce -> scope -> rate limit. One database round trip when the
 // credential is cached (credential-cache.ts): the call that records the nonce and
-// takes a token; two when the credential has to be read.
+// takes a token; two when the credential has to be read. A route may send its one
+// read in that same round trip (GateOptions.read): GET /availability answers after
+// one statement.
 
 export const TIMESTAMP_SKEW_SECONDS = 300;
 export const NONCE_TTL_MS = 600_000;
@@ -40,12 +44,25 @@ export interface Authenticated {
   auth: PartnerAuth;
   rawBody: Uint8Array;
   rateLimit: RateLimitState;
+  /** GateOptions.read's first row (null: none), when the route gave one. */
+  read?: unknown;
 }
 
 export interface GateOptions {
   scopes: readonly Scope[];
   rateClass: RateClass;
+  /**
+   * A read-only statement sent with the gate in one round trip, run only once the
+   * request has passed it (nonce fresh, scope held, token taken): its first row comes
+   * back as JSON in Authenticated.read. Given the credential's partner and environment,
+   * once the signature has verified; undefined: no read for this request.
+   */
+  read?: (credential: { partnerId: string; environment: Environment }) => SQL | undefined;
+  /** request.url parsed, when the caller already has it. */
+  url?: URL;
 }
+
+const EMPTY_BODY = new Uint8Array();
 
 /** What the gate learnt about a request, for the request log, whether or not it passed. */
 export interface GateTrace {
@@ -63,7 +80,9 @@ export async function authenticatePartner(
 ): Promise<Authenticated> {
   // The body is read (and its size bounded) before any other work, so an
   // oversized upload costs neither a database round trip nor an HMAC.
-  const rawBody = await readBodyLimited(request, MAX_BODY_BYTES);
+  // A GET has no body stream: no read, no promise.
+  const rawBody =
+    request.body === null && request.headers.get("content-length") === null ? EMPTY_BODY : await readBodyLimited(request, MAX_BODY_BYTES);
   const header = (name: string) => request.headers.get(name);
   const keyId = header(SIGNATURE_HEADERS.keyId);
   if (!keyId) throw new AppError("missing_credentials", "X-Service-Key-Id header is required");
@@ -79,7 +98,7 @@ export async function authenticatePartner(
     throw new AppError("missing_signature_headers", `missing authentication header(s): ${missing.join(", ")}`);
   }
 
-  const credential = KEY_ID.test(keyId) ? await findCredential(db, keyId) : undefined;
+  const credential = KEY_ID.test(keyId) ? (peekCredential<GateCredential>(keyId) ?? (await findCredential(db, keyId))) : undefined;
   if (credential) trace.credential = { partnerId: credential.partnerId, environment: credential.environment, keyId: credential.keyId };
   if (!credential || credential.revokedAt) throw new AppError("invalid_signature", "unknown or revoked key id");
   const sandbox = credential.environment === "sandbox";
@@ -104,7 +123,7 @@ export async function authenticatePartner(
   }
 
   if (!NONCE.test(nonce)) throw new AppError("invalid_signature", "X-Service-Nonce must be 1-128 visible ASCII characters");
-  const url = new URL(request.url);
+  const url = options.url ?? new URL(request.url);
   const bodySha256 = rawBody.byteLength === 0 ? EMPTY_BODY_SHA256 : sha256Hex(rawBody);
   const canonical = canonicalString({ method: request.method, path: url.pathname, query: url.search, timestamp, nonce, bodySha256 });
   const secret = credential.secret;
@@ -142,6 +161,7 @@ export async function authenticatePartner(
     limit,
     ip,
     touch,
+    read: allowed ? options.read?.(credential) : undefined,
   });
   if (touch && !gate.replay) credential.touched = { atMs: nowMs, ip };
   if (gate.replay) {
@@ -173,6 +193,7 @@ export async function authenticatePartner(
     },
     rawBody,
     rateLimit,
+    ...(options.read && { read: gate.read ?? null }),
   };
 }
 
@@ -251,15 +272,33 @@ interface GateResult {
   remaining: number;
   resetMs: number;
   retryAfterMs: number;
+  read?: unknown;
 }
+
+const dialect = new PgDialect({ casing: "snake_case" });
+/** The gate's columns, then the read's row as JSON when the request passed; $1.. are the read's parameters. */
+const gateWithRead = (readText: string, first: number) => {
+  const p = (i: number) => `$${first + i}`;
+  return `select g.replay, g.allowed, g.remaining, g.reset_ms as "resetMs", g.retry_after_ms as "retryAfterMs",
+    case when g.allowed and not g.replay then (select row_to_json(r) from (${readText}) r limit 1) end as "read"
+    from partner_request_gate(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 60000, ${p(6)}, ${p(7)}) g`;
+};
 
 /** One round trip to partner_request_gate (db/migrations/0018_rate_limit_one_upsert.sql). */
 async function recordRequest(
   db: Database,
-  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string; touch: boolean },
+  input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string; touch: boolean; read?: SQL },
 ): Promise<GateResult> {
   // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
+  if (input.read) {
+    // Prepared once per connection by its text, like the template below: the read's text is fixed, only its values vary.
+    const read = dialect.sqlToQuery(input.read);
+    const params = [...read.params, input.credentialId, input.nonce, now, NONCE_TTL_MS, input.bucket, input.limit, input.ip, input.touch];
+    const [row] = await db.$client.unsafe<GateResult[]>(gateWithRead(read.sql, read.params.length + 1), params as never[], { prepare: true });
+    if (!row) throw new Error("partner_request_gate returned no row");
+    return row;
+  }
   const [row] = await db.$client<GateResult[]>`
     select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
     from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},

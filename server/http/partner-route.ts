@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
+import type { Environment } from "@/db/schema";
 import { getDb, type Database } from "@/db/client";
 import { AppError, isAppError, validationError } from "@/server/errors";
 import { performance } from "node:perf_hooks";
@@ -26,6 +28,17 @@ export interface HandlerInput<C extends EndpointContract> {
   rawBody: Uint8Array;
   request: Request;
   requestId: string;
+  /** RouteOptions.read's first row as JSON (null: no row), when the route has one. */
+  read?: unknown;
+}
+
+export interface RouteOptions<C extends EndpointContract> {
+  /**
+   * The route's one read, sent in the signing gate's round trip and run once the request
+   * has passed the gate (authenticate.ts, GateOptions.read): for read-only GET routes.
+   * Given the credential's partner and environment and the parsed query.
+   */
+  read?: (input: { partnerId: string; environment: Environment; query: Out<C["query"]> }) => SQL;
 }
 
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -36,12 +49,14 @@ const validateResponses = process.env.NODE_ENV === "test";
 export function partnerRoute<C extends EndpointContract>(
   contract: C,
   handler: (input: HandlerInput<C>) => Promise<z.input<C["response"]>>,
+  options: RouteOptions<C> = {},
 ): RouteHandler {
   return async (request, context) => {
     const started = performance.now();
     const requestId = requestIdFor(request);
     const trace: RouteTrace = {};
-    const response = await respond(request, context, requestId, trace);
+    const url = new URL(request.url);
+    const response = await respond(request, url, context, requestId, trace);
     // For the web server's log line (server/observability/request-notes.ts): a map lookup, no I/O.
     annotateRequest(request, { partnerId: trace.credential?.partnerId, keyId: trace.credential?.keyId, errorCode: trace.errorCode });
     // Buffered, written off the request path (services/request-log.ts).
@@ -50,7 +65,7 @@ export function partnerRoute<C extends EndpointContract>(
         requestId,
         ...trace.credential,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: url.pathname,
         status: response.status,
         errorCode: trace.errorCode ?? null,
         latencyMs: Math.round(performance.now() - started),
@@ -62,11 +77,15 @@ export function partnerRoute<C extends EndpointContract>(
     return response;
   };
 
-  async function respond(request: Request, context: RouteContext, requestId: string, trace: RouteTrace): Promise<Response> {
+  async function respond(request: Request, url: URL, context: RouteContext, requestId: string, trace: RouteTrace): Promise<Response> {
     let headers: Record<string, string> = { "x-request-id": requestId };
     try {
       const db = getDb();
-      const { auth, rawBody, rateLimit } = await authenticatePartner(db, request, contract, trace);
+      // A route with a read parses its query first, to send the read with the gate; a
+      // malformed query is still reported after the gate's own refusals, and sends no read.
+      const query = options.read && contract.query ? contract.query.safeParse(queryObject(url.searchParams)) : undefined;
+      const read = options.read && query?.success ? readFor(options.read, query.data as Out<C["query"]>) : undefined;
+      const { auth, rawBody, rateLimit, ...gate } = await authenticatePartner(db, request, { ...contract, url, read }, trace);
       headers = { ...headers, ...rateLimitHeaders(rateLimit) };
       const input = {
         db,
@@ -75,8 +94,9 @@ export function partnerRoute<C extends EndpointContract>(
         request,
         requestId,
         params: parse(contract.params, await context.params),
-        query: parse(contract.query, queryObject(new URL(request.url).searchParams)),
+        query: query?.success ? checkNul(query.data) : parse(contract.query, queryObject(url.searchParams)),
         body: parse(contract.body, contract.body ? jsonBody(rawBody) : undefined),
+        ...("read" in gate && { read: gate.read }),
       } as HandlerInput<C>;
       const result = await handler(input);
       if (validateResponses) contract.response.parse(result);
@@ -90,16 +110,25 @@ export function partnerRoute<C extends EndpointContract>(
 
 type RouteTrace = GateTrace & { errorCode?: string };
 
+function readFor<Q>(read: (input: { partnerId: string; environment: Environment; query: Q }) => SQL, query: Q) {
+  return (credential: { partnerId: string; environment: Environment }) =>
+    nulPath(query, []) ? undefined : read({ partnerId: credential.partnerId, environment: credential.environment, query });
+}
+
 /** Detail paths name the field as the partner sent it: `domain`, `buyer.email`. */
 function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error.issues);
-  // PostgreSQL text and jsonb cannot hold U+0000: such a value would reach the
-  // database as a 500 (found by the reliability fuzz harness), so it is the caller's 400.
-  const nul = nulPath(result.data, []);
+  return checkNul(result.data);
+}
+
+/** PostgreSQL text and jsonb cannot hold U+0000: such a value would reach the
+ * database as a 500 (found by the reliability fuzz harness), so it is the caller's 400. */
+function checkNul<T>(value: T): T {
+  const nul = nulPath(value, []);
   if (nul) throw validationError([{ path: nul, message: "must not contain the NUL character (U+0000)" }]);
-  return result.data;
+  return value;
 }
 
 /** The path of the first string (value or key) holding U+0000, if any. */

@@ -230,15 +230,28 @@ export interface ListingView {
 
 /** The listing as the partner sees it (removed listings do not exist), in one query. */
 async function findListing(db: Db, input: ListingLookup): Promise<ListingView | undefined> {
+  const [row] = await db.execute<ListingRow>(listingSql(input));
+  return listingFromRow(row);
+}
+
+/**
+ * findListing's statement: at most one row (ListingRow). GET /availability sends it in
+ * the signing gate's own round trip (server/http/partner-route.ts, gatedRead).
+ */
+export function listingSql(input: ListingLookup): SQL {
   const name = normalizeDomainName(input.domain);
   // Written as SQL rather than through the select builder: GET /availability runs it
   // on every call, and building the select cost more CPU than the statement itself.
-  const [row] = await db.execute<ListingRow>(sql`
+  return sql`
     select d.name, d.label, d.tld, d.status, d.price_cents as "priceCents", d.floor_price_cents as "floorPriceCents",
            d.currency, d.tokens, d.vertical, d.description, d.registered_year as "registeredYear",
            ${heldForOthersSql(sql`d.id`, input.environment, input.partnerId)} as held
     from domains d
-    where d.environment = ${input.environment} and d.name = ${name} and d.status <> 'removed'`);
+    where d.environment = ${input.environment} and d.name = ${name} and d.status <> 'removed'`;
+}
+
+/** listingSql's row (bigint money as text, or as a JSON number when read through row_to_json) as the partner sees it. */
+export function listingFromRow(row: ListingRow | null | undefined): ListingView | undefined {
   if (!row) return undefined;
   const { held, status, priceCents, floorPriceCents, ...rest } = row;
   const visible: VisibleStatus = status === "sold" ? "sold" : status === "reserved" || held ? "reserved" : "listed";
@@ -252,11 +265,11 @@ async function findListing(db: Db, input: ListingLookup): Promise<ListingView | 
   };
 }
 
-type ListingRow = Omit<ListingView, "status" | "available" | "priceCents" | "floorPriceCents"> & {
+export type ListingRow = Omit<ListingView, "status" | "available" | "priceCents" | "floorPriceCents"> & {
   status: Listing["status"];
   held: boolean;
-  priceCents: string;
-  floorPriceCents: string | null;
+  priceCents: string | number;
+  floorPriceCents: string | number | null;
 } & Record<string, unknown>;
 
 export async function getDomainDetails(db: Db, input: ListingLookup): Promise<ListingView> {
@@ -275,6 +288,11 @@ export interface AvailabilityView {
 export async function getAvailability(db: Db, input: ListingLookup): Promise<AvailabilityView> {
   const name = normalizeDomainName(input.domain);
   return { name, listing: (await findListing(db, { ...input, domain: name })) ?? null };
+}
+
+/** getAvailability from listingSql's row, already read (GET /availability reads it in the gate's round trip). */
+export function availabilityFromRow(domain: string, row: ListingRow | null | undefined): AvailabilityView {
+  return { name: normalizeDomainName(domain), listing: listingFromRow(row) ?? null };
 }
 
 /** Prices of a listing on the market; a sold, removed or unknown domain is not_found. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { closeDb, createPool } from "@/db/client";
+import { closeDb, createPool, getDb } from "@/db/client";
 import { resolveDatabaseUrl } from "@/db/embedded";
 import * as unknownPath from "@/app/api/[...path]/route";
 import { clock } from "@/server/clock";
@@ -41,6 +42,28 @@ const searchProbe = partnerRoute(
   async () => ({ ok: true }),
 );
 
+// A route whose one read travels with the gate (RouteOptions.read): the read names the
+// credential's partner and the parsed query, and counts its runs in a table of its own.
+const readProbe = partnerRoute(
+  defineEndpoint({
+    operationId: "readProbe",
+    method: "GET",
+    path: "/api/partner/v1/read-probe",
+    tag: "test",
+    summary: "probe",
+    scopes: ["search"],
+    rateClass: "search",
+    query: z.object({ n: z.coerce.number().int().min(1).max(9) }),
+    response: z.object({ read: z.unknown() }),
+  }),
+  async ({ read }) => ({ read }),
+  {
+    read: ({ partnerId, environment, query }) =>
+      sql`select ${partnerId}::text as "partnerId", ${environment}::text as environment, ${query.n}::int * 2 as doubled,
+                 nextval('read_probe_runs') as run`,
+  },
+);
+
 let credential: TestCredential;
 before(async () => {
   credential = (await createTestPartner()).credential;
@@ -51,6 +74,30 @@ after(async () => {
 });
 
 describe("partner route wrapper", () => {
+  it("sends a route's read with the gate and runs it only for a request that passed", async () => {
+    await getDb().execute(sql`create sequence if not exists read_probe_runs`);
+    const runs = async () => Number((await getDb().execute<{ v: string }>(sql`select last_value as v from read_probe_runs`))[0]!.v);
+    const { partnerId, credential: searcher } = await createTestPartner({ scopes: ["search"] });
+    const ok = await callRoute<{ read: Record<string, unknown> }>(readProbe, { url: "/api/partner/v1/read-probe?n=4", credential: searcher });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.read.partnerId, partnerId);
+    assert.equal(ok.body.read.environment, "sandbox");
+    assert.equal(ok.body.read.doubled, 8);
+    const ran = await runs();
+
+    // Refused by the gate: a replayed nonce, a key without the scope, a bad query (400 after the gate).
+    const replayed = await callRoute(readProbe, { url: "/api/partner/v1/read-probe?n=4", credential: searcher, nonce: "read-probe-nonce" });
+    assert.equal(replayed.status, 200);
+    const again = await callRoute(readProbe, { url: "/api/partner/v1/read-probe?n=4", credential: searcher, nonce: "read-probe-nonce" });
+    assert.equal((again.body as { error: { code: string } }).error.code, "replay_detected");
+    const buyer = (await createTestPartner({ scopes: ["buy"] })).credential;
+    assert.equal((await callRoute(readProbe, { url: "/api/partner/v1/read-probe?n=4", credential: buyer })).status, 403);
+    const bad = await callRoute(readProbe, { url: "/api/partner/v1/read-probe?n=x", credential: searcher });
+    assert.equal(bad.status, 400);
+    assert.equal(await runs(), ran + 1, "only the second accepted request ran the read");
+    await getDb().execute(sql`drop sequence read_probe_runs`);
+  });
+
   it("parses a signed JSON body", async () => {
     const result = await callRoute(probeHandler, {
       method: "POST",
