@@ -7,9 +7,10 @@ import path from "node:path";
 // metric label takes one of a fixed set of values (a scanner's random paths all
 // become "[unmatched]").
 //
-// The routes come from the app/ folder when it is there (a checkout, dev or
-// build), else from the build's app-paths-manifest.json (a standalone output
-// ships no sources). Static segments win over [param], which wins over catch-alls.
+// The routes come from the app/ folder and the build's app-paths-manifest.json
+// together (a standalone output ships only the app/ files routes read; a dev
+// server's manifest grows as it compiles). Static segments win over [param],
+// which wins over catch-alls.
 
 export const UNMATCHED = "[unmatched]";
 export const STATIC_FILE = "[static file]";
@@ -93,19 +94,25 @@ function listFiles(dir: string, prefix = ""): string[] {
   );
 }
 
-/** The app's routes as found under `root` (the folder the server runs in). */
+/**
+ * The app's routes as found under `root` (the folder the server runs in): the app/ folder's
+ * and the build manifest's together. A standalone output holds only the part of app/ that
+ * Next traced (files a route reads), so neither source alone is whole everywhere; a dev
+ * server's manifest lists only the routes compiled so far.
+ */
 export function loadAppRoutes(root: string = process.cwd()): string[] {
   const appDir = path.join(root, "app");
-  if (existsSync(appDir)) return scanAppFolder(appDir);
+  const fromFolder = existsSync(appDir) ? scanAppFolder(appDir) : [];
   const manifest = path.join(root, ".next", "server", "app-paths-manifest.json");
-  if (!existsSync(manifest)) return [];
+  if (!existsSync(manifest)) return fromFolder;
   const entries = Object.keys(JSON.parse(readFileSync(manifest, "utf8")) as Record<string, string>);
-  return entries.flatMap((entry) => {
+  const fromManifest = entries.flatMap((entry) => {
     const folders = entry.split("/").filter(Boolean);
     folders.pop(); // "page" or "route"
     const route = routeOf(folders);
     return route ? [route] : [];
   });
+  return [...new Set([...fromFolder, ...fromManifest])];
 }
 
 let table: RouteTable | undefined;

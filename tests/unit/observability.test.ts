@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { loadEnv } from "@/server/env";
 import { scrapeRefusal } from "@/server/observability/metrics";
@@ -37,6 +40,23 @@ describe("route classes", () => {
       assert.ok(routes.includes(route), `${route} is missing from ${routes.join(" ")}`);
     }
     assert.ok(!routes.some((route) => route.includes("(")), "route groups are not part of a path");
+  });
+
+  it("in a standalone output, adds the build manifest's routes to the part of app/ Next traced", () => {
+    // What .next/standalone holds: app/ with only the files a route reads, and the manifest.
+    const root = mkdtempSync(path.join(os.tmpdir(), "routes-"));
+    try {
+      mkdirSync(path.join(root, "app", "docs", "api", "scalar.js"), { recursive: true });
+      writeFileSync(path.join(root, "app", "docs", "api", "scalar.js", "bundle.txt"), "");
+      mkdirSync(path.join(root, ".next", "server"), { recursive: true });
+      const manifest = { "/api/partner/v1/orders/[public_id]/route": "x.js", "/(dashboard)/dashboard/page": "y.js", "/docs/api/route": "z.js" };
+      writeFileSync(path.join(root, ".next", "server", "app-paths-manifest.json"), JSON.stringify(manifest));
+      const routes = loadAppRoutes(root);
+      assert.deepEqual([...routes].sort(), ["/api/partner/v1/orders/[public_id]", "/dashboard", "/docs/api"]);
+      assert.equal(buildRouteTable(routes).classify("/api/partner/v1/orders/ord_123"), "/api/partner/v1/orders/[public_id]");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
