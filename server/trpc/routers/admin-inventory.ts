@@ -54,5 +54,5 @@ export const adminInventoryRouter = createTRPCRouter({
         dryRun: z.boolean().default(false),
       }),
     )
-    .mutation(({ ctx, input }) => importListings(ctx.db, input, staffActor(ctx.user.id))),
+    .mutation(({ ctx, input }) => importListings(ctx.db, { ...input, phrasesInBackground: true }, staffActor(ctx.user.id))),
 });
