@@ -71,7 +71,9 @@ async function setup() {
   return { owner, hook };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 5000): Promise<T> {
+// A delivery takes milliseconds; the deadline only ends a wait that would never end (15 s:
+// other test files and the build may run beside this one on two cores).
+async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
