@@ -128,10 +128,12 @@ describe("webhook console", () => {
     hook.setStatus(500);
     const from = new Date(clock.nowMs() - 1000);
     await sendTestEvent(getDb(), { ...owner, type: "order.paid" }, actor);
+    // Pending with an attempt made: the delivery is pending from the start, before the worker tries it.
     const [failed] = await waitFor(async () => {
       const page = await listDeliveries(getDb(), { ...owner, status: "pending", limit: 5 });
-      return page.deliveries.length > 0 && page.deliveries;
+      return page.deliveries.length > 0 && page.deliveries[0]!.attempts > 0 && page.deliveries;
     }, "the failed attempt to be recorded");
+    assert.equal(hook.received.length, 1, "the failed attempt reached the receiver");
     // The retry is a minute away: mark it failed as the schedule's end would.
     await getDb().update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.id, failed!.id));
     hook.setStatus(200);
