@@ -104,14 +104,14 @@ async function prepareDatabase() {
 const integrationFile = (name: string) => path.join("tests", "integration", `${name}.test.ts`);
 /**
  * Integration files that count on wall-clock time (a burst must beat a GCRA refill,
- * a change must reach another process within a second): they run last, one at a
+ * a change must reach another process within a second, kills on an 800 ms cycle): they run last, one at a
  * time, with nothing else of the run beside them (the build done), as the whole stage once ran.
  */
 const ALONE = new Set(
-  ["abuse-limits", "reliability-limits", "partner-route", "credential-cache", "reliability-scale-out"].map(integrationFile),
+  ["abuse-limits", "reliability-limits", "partner-route", "credential-cache", "reliability-scale-out", "reliability-crash"].map(integrationFile),
 );
 /** The longest files (measured), started first so that none is left running alone at the end. */
-const LONGEST = ["admin-inventory", "cli", "admin-users", "seed", "reliability-fuzz", "reliability-crash", "admin-console", "admin-oauth", "team"].map(
+const LONGEST = ["admin-inventory", "cli", "admin-users", "seed", "reliability-fuzz", "discovery", "admin-console", "admin-oauth", "team"].map(
   integrationFile,
 );
 
