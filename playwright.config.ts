@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { MONTH_CLOSE } from "./e2e/projects";
 import { E2E_STRIPE_KEYS, e2eStripeUrl } from "./tests/helpers/stripe-e2e-keys";
 
 // Browser tests against the built app, served by the same start script as
@@ -10,12 +11,27 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
 // Live hosted checkout pays through a local stand-in of Stripe's API (no internet here), next port up.
 const stripeStandInUrl = e2eStripeUrl();
+const chromium = {
+  ...devices["Desktop Chrome"],
+  // Debian's Chromium; Playwright's own browser download is not available here.
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: "list",
@@ -28,24 +44,10 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        // Debian's Chromium; Playwright's own browser download is not available here.
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
-      },
-    },
+    // Each spec works on partners, listings and keys of its own (named by a tag), so
+    // spec files run side by side, E2E_WORKERS at a time (default 2); a file's tests in order.
+    { name: "chromium", use: chromium, testIgnore: MONTH_CLOSE },
+    { name: "month-close", use: chromium, testMatch: MONTH_CLOSE, dependencies: ["chromium"], workers: 1 },
   ],
   webServer: [
     {

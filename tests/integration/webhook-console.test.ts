@@ -71,7 +71,9 @@ async function setup() {
   return { owner, hook };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 5000): Promise<T> {
+// A delivery takes milliseconds; the deadline only ends a wait that would never end (15 s:
+// other test files and the build may run beside this one on two cores).
+async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -126,10 +128,12 @@ describe("webhook console", () => {
     hook.setStatus(500);
     const from = new Date(clock.nowMs() - 1000);
     await sendTestEvent(getDb(), { ...owner, type: "order.paid" }, actor);
+    // Pending with an attempt made: the delivery is pending from the start, before the worker tries it.
     const [failed] = await waitFor(async () => {
       const page = await listDeliveries(getDb(), { ...owner, status: "pending", limit: 5 });
-      return page.deliveries.length > 0 && page.deliveries;
+      return page.deliveries.length > 0 && page.deliveries[0]!.attempts > 0 && page.deliveries;
     }, "the failed attempt to be recorded");
+    assert.equal(hook.received.length, 1, "the failed attempt reached the receiver");
     // The retry is a minute away: mark it failed as the schedule's end would.
     await getDb().update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null }).where(eq(webhookDeliveries.id, failed!.id));
     hook.setStatus(200);

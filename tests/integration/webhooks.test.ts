@@ -69,7 +69,9 @@ async function startReceiver(reply: (request: Received, index: number) => Reply 
     port,
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    async waitFor(count: number, timeoutMs = 5000) {
+    // Deliveries take milliseconds; the default deadline only ends a wait that would never
+    // end (15 s: other test files and the build may run beside this one on two cores).
+    async waitFor(count: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`);
@@ -148,7 +150,7 @@ async function attemptsOf(deliveryId: string) {
   return getDb().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
 }
 
-async function waitForDelivery(eventId: string, status: string, timeoutMs = 5000) {
+async function waitForDelivery(eventId: string, status: string, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await deliveriesOf([eventId]);
