@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { advisoryLocks } from "@/db/locks";
 import { searchPhrases, searchVocabulary } from "@/db/schema";
 import { getEmbedder, inContext, vectorModel, type Embedder } from "./embedder";
+import { fromBytes, mirrorPerPool, toBytes } from "./mirror";
 import { isKnownWord, labelTokens } from "./text";
 
 // Whole names in meaning: each listed label's words embedded as one phrase
@@ -27,8 +28,6 @@ const CANDIDATES = 512;
 const COARSE_WORDS = 4;
 const COARSE_KEEP = 8_192;
 
-const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /** The phrase a label is embedded as: its search tokens, in the vocabulary's context. */
 export const phraseOf = (label: string) => inContext(labelTokens(label).join(" "));
@@ -131,27 +130,11 @@ const emptyMirror = (model: string): PhraseMirror => ({
   lastId: 0, model, size: 0, dim: 0, labels: [], rowOf: new Map(), codes: new Int8Array(0), scales: new Float32Array(0), sketches: new Int32Array(0), mean: null, width: 0,
 });
 
-const mirrors = new WeakMap<object, PhraseMirror>();
-const catchingUp = new WeakMap<PhraseMirror, Promise<void>>();
+const readPhrases = mirrorPerPool(emptyMirror, catchUp);
 
 /** The phrase mirror as of now (new rows read in id order, in pages), keyed by the pool. */
-export async function getPhrases(db: Db, embedder: Embedder = getEmbedder()): Promise<PhraseMirror> {
-  const key = ("$client" in db ? db.$client : db) as object;
-  let mirror = mirrors.get(key);
-  const model = vectorModel(embedder);
-  if (!mirror || mirror.model !== model) {
-    mirror = emptyMirror(model);
-    mirrors.set(key, mirror);
-  }
-  const current = mirror;
-  const pending = (catchingUp.get(current) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(db, current));
-  catchingUp.set(current, pending);
-  try {
-    await pending;
-  } finally {
-    if (catchingUp.get(current) === pending) catchingUp.delete(current);
-  }
-  return current;
+export function getPhrases(db: Db, embedder: Embedder = getEmbedder()): Promise<PhraseMirror> {
+  return readPhrases(db, vectorModel(embedder));
 }
 
 async function catchUp(db: Db, mirror: PhraseMirror): Promise<void> {

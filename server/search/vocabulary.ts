@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { advisoryLocks } from "@/db/locks";
 import { searchVocabulary } from "@/db/schema";
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
+import { fromBytes, mirrorPerPool, toBytes } from "./mirror";
 import { commonWordsOfLength, isKnownWord, wordCost } from "./text";
 import { baseForms } from "./wordnet";
 
@@ -23,8 +24,6 @@ import { baseForms } from "./wordnet";
 
 const EMBED_BATCH = 256;
 
-const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
  * Adds the words not yet in the vocabulary, each embedded once; a word stored
@@ -132,8 +131,6 @@ export function inflectionsOf(mirror: Mirror, base: string): readonly string[] {
   return mirror.inflections.get(base) ?? [];
 }
 
-const mirrors = new WeakMap<object, Mirror>();
-
 /**
  * New rows are read this many at a time: at a million names the vocabulary is
  * about 150k words (300 MB of vectors), which one statement could not read
@@ -144,29 +141,11 @@ let CATCH_UP_PAGE = 10_000;
 export function setCatchUpPageForTests(rows: number): void {
   CATCH_UP_PAGE = rows;
 }
-/** The last catch-up queued per mirror: concurrent searches read new rows one after another, never the same rows twice. */
-const catchingUp = new WeakMap<Mirror, Promise<void>>();
+const readVocabulary = mirrorPerPool(emptyMirror, catchUp);
 
 /** The vocabulary as of now (the new rows read in id order, in pages). Keyed by the pool so test databases don't mix. */
-export async function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
-  const key = ("$client" in db ? db.$client : db) as object;
-  let mirror = mirrors.get(key);
-  const model = vectorModel(embedder);
-  if (!mirror || mirror.model !== model) {
-    mirror = emptyMirror(model);
-    mirrors.set(key, mirror);
-  }
-  const current = mirror;
-  // After any catch-up under way (never two reading the same rows at once), one that starts now: a word
-  // committed before this call is seen by it.
-  const pending = (catchingUp.get(current) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(db, current));
-  catchingUp.set(current, pending);
-  try {
-    await pending;
-  } finally {
-    if (catchingUp.get(current) === pending) catchingUp.delete(current);
-  }
-  return current;
+export function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
+  return readVocabulary(db, vectorModel(embedder));
 }
 
 async function catchUp(db: Db, mirror: Mirror): Promise<void> {
