@@ -16,10 +16,8 @@
 // the database's backends (/proc), which the wall-clock profile cannot separate from
 // waiting on a loaded machine.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
 import postgres from "postgres";
-import { signRequest } from "@/server/signing/client";
-import { prepareBenchData } from "./setup";
+import { loadGet, prepareBenchData } from "./setup";
 
 const baseUrl = (process.env.BENCH_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -61,23 +59,7 @@ async function backendTicks(): Promise<Map<number, number>> {
 const before = serverPid ? { server: ticks(serverPid), backends: await backendTicks(), bench: process.cpuUsage() } : undefined;
 
 const path = route === "ping" ? "/api/ping" : `/api/partner/v1/availability?domain=${domain}`;
-let next = 0;
-const result = await autocannon({
-  url: `${baseUrl}${path}`,
-  connections,
-  duration: seconds,
-  requests: [
-    {
-      method: "GET",
-      path,
-      setupRequest: (request: { headers?: Record<string, string> }) => {
-        if (route === "ping") return request;
-        const credential = pool[next++ % pool.length]!;
-        return { ...request, headers: { ...request.headers, ...signRequest(credential, { method: "GET", url: path }) } };
-      },
-    },
-  ],
-});
+const result = await loadGet({ baseUrl, path, connections, seconds, signedBy: route === "ping" ? undefined : pool });
 if (before) {
   const after = await backendTicks();
   let database = 0;

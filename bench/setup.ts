@@ -6,7 +6,8 @@ import type { Database } from "@/db/client";
 import { randomBase62 } from "@/server/ids";
 import { addDomain } from "@/server/services/inventory";
 import { createCredential, createPartner } from "@/server/services/partners";
-import type { PartnerCredentials } from "@/server/signing/client";
+import autocannon from "autocannon";
+import { signRequest, type PartnerCredentials } from "@/server/signing/client";
 
 /**
  * A bench partner with `credentials` search keys and one listed sandbox domain,
@@ -43,4 +44,29 @@ export async function listBenchDomains(db: Database, input: { prefix: string; co
            'com', 'listed', ${priceCents}, 'USD', ${prefix}
     from generate_series(1, ${count}) as i`);
   return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}.com`);
+}
+
+/**
+ * Closed-loop GETs of one path (autocannon): each request freshly signed, a new nonce, by the
+ * next credential of `signedBy`; unsigned without it.
+ */
+export function loadGet(options: { baseUrl: string; path: string; connections: number; seconds: number; signedBy?: readonly PartnerCredentials[] }) {
+  const { baseUrl, path, connections, seconds, signedBy } = options;
+  let next = 0;
+  return autocannon({
+    url: `${baseUrl}${path}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "GET",
+        path,
+        setupRequest: (request: { headers?: Record<string, string> }) => {
+          if (!signedBy) return request;
+          const credential = signedBy[next++ % signedBy.length]!;
+          return { ...request, headers: { ...request.headers, ...signRequest(credential, { method: "GET", url: path }) } };
+        },
+      },
+    ],
+  });
 }

@@ -7,9 +7,7 @@
 // lookup, signature, nonce record, rate limit). The search class allows 60
 // requests a minute per credential, so the load is spread over a pool of bench
 // credentials: what is measured is the accepted path, not 429s.
-import autocannon from "autocannon";
-import { signRequest } from "@/server/signing/client";
-import { prepareBenchData } from "./setup";
+import { loadGet, prepareBenchData } from "./setup";
 
 const baseUrl = (process.env.BENCH_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,23 +25,7 @@ interface Figures {
 }
 
 async function measure(title: string, path: string, signed: boolean): Promise<Figures> {
-  let next = 0;
-  const result = await autocannon({
-    url: `${baseUrl}${path}`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: "GET",
-        path,
-        setupRequest: (request: { headers?: Record<string, string> }) => {
-          if (!signed) return request;
-          const credential = pool[next++ % pool.length]!;
-          return { ...request, headers: { ...request.headers, ...signRequest(credential, { method: "GET", url: path }) } };
-        },
-      },
-    ],
-  });
+  const result = await loadGet({ baseUrl, path, connections, seconds, signedBy: signed ? pool : undefined });
   const figures = {
     rps: result.requests.average,
     p50: result.latency.p50,
