@@ -276,33 +276,29 @@ interface GateResult {
 }
 
 const dialect = new PgDialect({ casing: "snake_case" });
-/** The gate's columns, then the read's row as JSON when the request passed; $1.. are the read's parameters. */
-const gateWithRead = (readText: string, first: number) => {
-  const p = (i: number) => `$${first + i}`;
-  return `select g.replay, g.allowed, g.remaining, g.reset_ms as "resetMs", g.retry_after_ms as "retryAfterMs",
-    case when g.allowed and not g.replay then (select row_to_json(r) from (${readText}) r limit 1) end as "read"
+/**
+ * The gate's statement: its columns, then (given a read's text, whose parameters come first)
+ * the read's row as JSON when the request passed. Prepared once per connection by its text:
+ * a route's read text is fixed, only its values vary.
+ */
+const gateStatement = (read?: { sql: string; params: unknown[] }) => {
+  const p = (i: number) => `$${(read?.params.length ?? 0) + 1 + i}`;
+  const readColumn = read ? `, case when g.allowed and not g.replay then (select row_to_json(r) from (${read.sql}) r limit 1) end as "read"` : "";
+  return `select g.replay, g.allowed, g.remaining, g.reset_ms as "resetMs", g.retry_after_ms as "retryAfterMs"${readColumn}
     from partner_request_gate(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 60000, ${p(6)}, ${p(7)}) g`;
 };
+const GATE_ONLY = gateStatement();
 
-/** One round trip to partner_request_gate (db/migrations/0018_rate_limit_one_upsert.sql). */
+/** One round trip to partner_request_gate (db/migrations/0024_gate_async_commit.sql). */
 async function recordRequest(
   db: Database,
   input: { credentialId: string; nonce: string; bucket: string | null; limit: number; ip: string; touch: boolean; read?: SQL },
 ): Promise<GateResult> {
   // Drizzle sets this client to exchange timestamps as text.
   const now = clock.now().toISOString();
-  if (input.read) {
-    // Prepared once per connection by its text, like the template below: the read's text is fixed, only its values vary.
-    const read = dialect.sqlToQuery(input.read);
-    const params = [...read.params, input.credentialId, input.nonce, now, NONCE_TTL_MS, input.bucket, input.limit, input.ip, input.touch];
-    const [row] = await db.$client.unsafe<GateResult[]>(gateWithRead(read.sql, read.params.length + 1), params as never[], { prepare: true });
-    if (!row) throw new Error("partner_request_gate returned no row");
-    return row;
-  }
-  const [row] = await db.$client<GateResult[]>`
-    select replay, allowed, remaining, reset_ms as "resetMs", retry_after_ms as "retryAfterMs"
-    from partner_request_gate(${input.credentialId}, ${input.nonce}, ${now}, ${NONCE_TTL_MS},
-                              ${input.bucket}, ${input.limit}, 60000, ${input.ip}, ${input.touch})`;
+  const read = input.read && dialect.sqlToQuery(input.read);
+  const params = [...(read?.params ?? []), input.credentialId, input.nonce, now, NONCE_TTL_MS, input.bucket, input.limit, input.ip, input.touch];
+  const [row] = await db.$client.unsafe<GateResult[]>(read ? gateStatement(read) : GATE_ONLY, params as never[], { prepare: true });
   if (!row) throw new Error("partner_request_gate returned no row");
   return row;
 }
