@@ -236,7 +236,7 @@ async function findListing(db: Db, input: ListingLookup): Promise<ListingView | 
 
 /**
  * findListing's statement: at most one row (ListingRow). GET /availability sends it in
- * the signing gate's own round trip (server/http/partner-route.ts, gatedRead).
+ * the signing gate's own round trip (RouteOptions.read in server/http/partner-route.ts).
  */
 export function listingSql(input: ListingLookup): SQL {
   const name = normalizeDomainName(input.domain);
@@ -286,8 +286,8 @@ export interface AvailabilityView {
 
 /** Never throws not_found: an unlisted domain is simply unavailable. */
 export async function getAvailability(db: Db, input: ListingLookup): Promise<AvailabilityView> {
-  const name = normalizeDomainName(input.domain);
-  return { name, listing: (await findListing(db, { ...input, domain: name })) ?? null };
+  const [row] = await db.execute<ListingRow>(listingSql(input));
+  return availabilityFromRow(input.domain, row);
 }
 
 /** getAvailability from listingSql's row, already read (GET /availability reads it in the gate's round trip). */
