@@ -304,12 +304,7 @@ export async function analyzeWords(
   const subject = options.subject ? subjectPhrase(concepts) : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const texts = [...new Set([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
-    const vectors = await embedWords(texts, embedder).catch((error: unknown) => {
-      // Search degrades to its keyword legs rather than failing when the encoder cannot load.
-      if (!warned) logError("search: the encoder failed, semantic leg off", error);
-      warned = true;
-      return new Map<string, Float32Array>();
-    });
+    const vectors = await embedOrNothing(texts, embedder);
     for (const concept of meaningful) {
       const vector = vectors.get(meant(concept));
       if (!vector) continue;
@@ -426,10 +421,14 @@ export function subjectPhrase(concepts: Concept[]): string | null {
 
 /** A text's vector in the vocabulary's context (cached like the query words'), or null when the encoder failed. */
 export async function embedInContext(text: string, embedder: Embedder = getEmbedder()): Promise<Float32Array | null> {
-  const vectors = await embedWords([text], embedder).catch((error: unknown) => {
+  return (await embedOrNothing([text], embedder)).get(text) ?? null;
+}
+
+/** embedWords, or no vectors when the encoder fails: search degrades to its keyword legs rather than failing (logged once). */
+function embedOrNothing(texts: string[], embedder: Embedder): Promise<Map<string, Float32Array>> {
+  return embedWords(texts, embedder).catch((error: unknown) => {
     if (!warned) logError("search: the encoder failed, semantic leg off", error);
     warned = true;
     return new Map<string, Float32Array>();
   });
-  return vectors.get(text) ?? null;
 }
