@@ -138,21 +138,12 @@ async function runIntegration(list: string[], quiet?: Promise<unknown>): Promise
     const url = Object.assign(new URL(base.href), { pathname: `/${name}` }).href;
     const t0 = performance.now();
     await admin.unsafe(`create database ${name} template ${base.pathname.slice(1)}`);
-    const child = await new Promise<Result & { output: string }>((resolve) => {
-      const proc = spawn(node, ["--import", "tsx", "--test", "--test-reporter=spec", file], {
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, DATABASE_URL: url },
-      });
-      let output = "";
-      proc.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      proc.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      proc.on("exit", (code) => resolve({ code: code ?? 1, output, ...nodeCounts(output) }));
-    });
+    const child = await run(node, ["--import", "tsx", "--test", "--test-reporter=spec", file], nodeCounts, "held", { ...process.env, DATABASE_URL: url });
     await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
     const seconds = (performance.now() - t0) / 1000;
     times[file] = seconds;
     const counts = child.code !== 0 && child.failed === 0 ? { ...child, failed: 1 } : child;
-    process.stdout.write(`\n--- ${file} (${seconds.toFixed(1)} s)${counts.code === 0 ? "" : " FAILED"}\n${child.output}`);
+    process.stdout.write(`\n--- ${file} (${seconds.toFixed(1)} s)${counts.code === 0 ? "" : " FAILED"}\n${child.output ?? ""}`);
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
