@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { TIMESTAMP_SKEW_SECONDS } from "@/server/http/authenticate";
 import { rateClasses } from "@/server/http/contract";
 import { exactly, figure, sampler, type Report } from "./lib/figures";
+import { refillsSince } from "./lib/gcra";
 import { harnessPartner } from "./lib/fixtures";
 import { sendSigned, type Answer, type Target } from "./lib/transport";
 
@@ -140,7 +141,7 @@ export async function runLimits(options: LimitsOptions): Promise<Report> {
       );
       const limited = answers.filter((a) => a.status === 429 && codeOf(a) === "rate_limited").length;
       const accepted = burst - limited;
-      const allowance = limit + Math.floor((performance.now() - startedAt) / (60_000 / limit));
+      const allowance = limit + refillsSince(startedAt, limit);
       counts.push(accepted);
       refills += Math.max(0, accepted - limit);
       if (accepted < limit || accepted > allowance) {
