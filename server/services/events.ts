@@ -39,7 +39,7 @@ const SEQUENCER_LOCK = advisoryLocks.eventSequencer;
  * environment has an active endpoint. Serialized by an advisory lock, so seq
  * only grows in the order readers can see events. Returns how many it sequenced.
  */
-export async function sequenceEvents(db: Database, batch = 5000): Promise<number> {
+export async function sequenceEvents(db: Db, batch = 5000): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`);
     // Within a batch, transaction order first: a transaction that writes after

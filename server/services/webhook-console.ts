@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
+import { advisoryLocks } from "@/db/locks";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { openSecret, sealSecret } from "@/server/crypto";
@@ -266,41 +267,48 @@ export async function getDeliveryOrThrow(db: Db, input: EndpointOwner & { delive
 }
 
 /**
- * Sends again every event of the window whose delivery failed, and (with
- * `includeUndelivered`) every event that has no delivery to this endpoint (it
- * came while the endpoint was disabled). Idempotent: deliveries already pending,
- * in flight or delivered are left alone, so pressing twice sends nothing twice.
+ * Sends again every event of the window whose delivery failed. Idempotent:
+ * deliveries already pending, in flight or delivered are left alone, so pressing
+ * twice sends nothing twice.
  */
-export async function resendFailed(
-  db: Database,
-  input: EndpointOwner & { from: Date; to: Date; includeUndelivered?: boolean },
-  actor: Actor,
-) {
+export async function resendFailed(db: Database, input: EndpointOwner & { from: Date; to: Date }, actor: Actor) {
   if (input.to < input.from) throw new AppError("validation_error", "the window ends before it starts");
   const endpoint = await getWebhookEndpointOrThrow(db, input);
   if (!endpoint.active) throw new AppError("conflict", "the endpoint is disabled; enable it first");
   await sequenceEvents(db); // events committed a moment ago count too
-  const now = clock.now().toISOString();
-  const rows = await db.execute<{ id: string }>(sql`
-    insert into webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
-    select 'whd_' || substr(e.id, 5) || '_' || substr(${endpoint.id}, 4), e.id, ${endpoint.id}, 'pending', ${now}::timestamptz
-    from events e
-    where e.partner_id = ${input.partnerId} and e.environment = ${input.environment} and e.seq is not null
-      and e.created_at >= ${input.from.toISOString()}::timestamptz and e.created_at <= ${input.to.toISOString()}::timestamptz
-      and ${input.includeUndelivered ? sql`true` : sql`exists (select 1 from webhook_deliveries x where x.event_id = e.id and x.endpoint_id = ${endpoint.id})`}
-    on conflict (event_id, endpoint_id) do update
-      set status = 'pending', attempt_count = 0, next_attempt_at = excluded.next_attempt_at, last_error = null, updated_at = ${now}::timestamptz
-      where webhook_deliveries.status = 'failed'
-    returning id`);
+  const resent = await queueResends(db, endpoint.id, input);
   await recordAudit(db, actor, {
     action: "webhook_endpoint.resent_failed",
     targetType: "webhook_endpoint",
     targetId: endpoint.id,
     ...input,
-    data: { from: input.from.toISOString(), to: input.to.toISOString(), resent: rows.length },
+    data: { from: input.from.toISOString(), to: input.to.toISOString(), resent },
   });
-  if (rows.length > 0) await db.execute(sql`select pg_notify('pdm_events', '')`);
-  return { resent: rows.length };
+  if (resent > 0) await db.execute(sql`select pg_notify('pdm_events', '')`);
+  return { resent };
+}
+
+/**
+ * Queues a delivery to the endpoint for every sequenced event of the window
+ * (`to` open: up to the last one sequenced) whose delivery failed, and with
+ * `includeUndelivered` for every one that has no delivery to it (it came while
+ * the endpoint was off). Returns how many it queued.
+ */
+async function queueResends(db: Db, endpointId: string, input: EndpointOwner & { from: Date; to?: Date; includeUndelivered?: boolean }) {
+  const now = clock.now().toISOString();
+  const rows = await db.execute<{ id: string }>(sql`
+    insert into webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+    select 'whd_' || substr(e.id, 5) || '_' || substr(${endpointId}, 4), e.id, ${endpointId}, 'pending', ${now}::timestamptz
+    from events e
+    where e.partner_id = ${input.partnerId} and e.environment = ${input.environment} and e.seq is not null
+      and e.created_at >= ${input.from.toISOString()}::timestamptz
+      ${input.to ? sql`and e.created_at <= ${input.to.toISOString()}::timestamptz` : sql``}
+      and ${input.includeUndelivered ? sql`true` : sql`exists (select 1 from webhook_deliveries x where x.event_id = e.id and x.endpoint_id = ${endpointId})`}
+    on conflict (event_id, endpoint_id) do update
+      set status = 'pending', attempt_count = 0, next_attempt_at = excluded.next_attempt_at, last_error = null, updated_at = ${now}::timestamptz
+      where webhook_deliveries.status = 'failed'
+    returning id`);
+  return rows.length;
 }
 
 // --- auto-disable and re-enable -----------------------------------------------------
@@ -346,28 +354,40 @@ export async function noteAttemptOutcome(db: Database, input: { endpointId: stri
   });
 }
 
-/** Turns the endpoint back on; with `resend`, what failed or was missed while it was off goes out again. */
+/**
+ * Turns the endpoint back on; with `resend`, what failed or was missed while it
+ * was off goes out again. The resend happens under the event sequencer's lock
+ * and before the endpoint is active again: every event sequenced while it was
+ * off is queued here, every later one by the sequencer's own fan-out, so none is
+ * missed or counted twice and `resent` is exactly what this call queued.
+ */
 export async function enableEndpoint(db: Database, input: EndpointOwner & { resend: boolean }, actor: Actor) {
-  const before = await getWebhookEndpointOrThrow(db, input);
-  if (before.active) return { endpoint: serializeConsoleEndpoint(before), resent: 0 };
-  const now = clock.now();
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ active: true, disabledReason: null, disabledAt: null, failingSince: null, updatedAt: now })
-    .where(eq(webhookEndpoints.id, before.id))
-    .returning();
-  await recordAudit(db, actor, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: before.id, ...input, data: { resend: input.resend } }, now);
-  let resent = 0;
-  if (input.resend) {
-    // From the oldest event whose delivery failed during the failure run (it may predate the run's start).
-    const since = before.failingSince ?? before.disabledAt ?? now;
-    const [oldest] = await db.execute<{ at: string | null }>(sql`
-      select min(e.created_at) as at from webhook_deliveries d join events e on e.id = d.event_id
-      where d.endpoint_id = ${before.id} and d.status = 'failed' and d.updated_at >= ${since.toISOString()}::timestamptz`);
-    const from = oldest?.at && new Date(oldest.at) < since ? new Date(oldest.at) : since;
-    ({ resent } = await resendFailed(db, { ...input, from, to: now, includeUndelivered: true }, actor));
-  }
-  return { endpoint: serializeConsoleEndpoint(row!), resent };
+  const enabled = await db.transaction(async (tx) => {
+    if (input.resend) await tx.execute(sql`select pg_advisory_xact_lock(${advisoryLocks.eventSequencer})`);
+    const before = await getWebhookEndpointOrThrow(tx, input);
+    if (before.active) return { endpoint: serializeConsoleEndpoint(before), resent: 0 };
+    const now = clock.now();
+    let resent = 0;
+    if (input.resend) {
+      await sequenceEvents(tx); // fans out to the endpoint's peers only: it is still off
+      // From the oldest event whose delivery failed during the failure run (it may predate the run's start).
+      const since = before.failingSince ?? before.disabledAt ?? now;
+      const [oldest] = await tx.execute<{ at: string | null }>(sql`
+        select min(e.created_at) as at from webhook_deliveries d join events e on e.id = d.event_id
+        where d.endpoint_id = ${before.id} and d.status = 'failed' and d.updated_at >= ${since.toISOString()}::timestamptz`);
+      const from = oldest?.at && new Date(oldest.at) < since ? new Date(oldest.at) : since;
+      resent = await queueResends(tx, before.id, { ...input, from, includeUndelivered: true });
+    }
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({ active: true, disabledReason: null, disabledAt: null, failingSince: null, updatedAt: now })
+      .where(eq(webhookEndpoints.id, before.id))
+      .returning();
+    await recordAudit(tx, actor, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: before.id, ...input, data: { resend: input.resend, resent } }, now);
+    return { endpoint: serializeConsoleEndpoint(row!), resent };
+  });
+  if (enabled.resent > 0) await db.execute(sql`select pg_notify('pdm_events', '')`);
+  return enabled;
 }
 
 /**
