@@ -25,3 +25,4 @@ export * from "./tooltip";
 export * from "./query-states";
 export * from "./reason-field";
 export * from "./paged-list";
+export * from "./row-card";

@@ -3,12 +3,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/providers";
 import { formatMoney } from "@/app/checkout/format";
-import { Button, EmptyState, ErrorState, LoadingRows, RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { Button, EmptyState, ErrorState, LoadingRows, RelativeTime, RowCard, rowClick, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { tierLabel, type CaseStatus } from "./brokerage-format";
 import { ProgressBar, StatusBadge } from "./case-progress";
-import { rowClick } from "@/components/dashboard/row-click";
 
 // Own cases, newest first (GET /brokerage), keyset-paged. A table on wide
 // screens, cards on phones; a row opens the case (?case=<id>).
@@ -176,15 +175,7 @@ function CaseCards({ cases, selectedId, onSelect }: ListProps) {
   return (
     <ul className="space-y-2 md:hidden">
       {cases.map((item) => (
-        <li
-          key={item.case_id}
-          data-testid="case-card"
-          onClick={rowClick(item.case_id, onSelect)}
-          className={cn(
-            "cursor-pointer rounded-xl border border-line bg-surface p-3 shadow-card",
-            item.case_id === selectedId && "border-brand/40 bg-brand-soft/40",
-          )}
-        >
+        <RowCard key={item.case_id} rowId={item.case_id} onOpen={onSelect} selected={item.case_id === selectedId} data-testid="case-card">
           <div className="flex min-w-0 items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
               <DomainButton item={item} onSelect={onSelect} />
@@ -201,7 +192,7 @@ function CaseCards({ cases, selectedId, onSelect }: ListProps) {
               <Outcome item={item} />
             </span>
           </div>
-        </li>
+        </RowCard>
       ))}
     </ul>
   );

@@ -3,7 +3,6 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import type { MouseEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import { useUrlState } from "@/components/dashboard/use-url-state";
 import {
@@ -21,6 +20,8 @@ import {
   LoadingRows,
   PageHeader,
   RelativeTime,
+  RowCard,
+  rowClick,
   Select,
   Table,
   TBody,
@@ -60,10 +61,7 @@ export function EventsExplorer() {
     next.set("event", id);
     return `${pathname}?${next.toString()}`;
   };
-  const openRow = (id: string) => (event: MouseEvent) => {
-    if ((event.target as HTMLElement).closest("a,button")) return;
-    setFilters({ event: id });
-  };
+  const openRow = (id: string) => setFilters({ event: id });
 
   return (
     <div className="space-y-8">
@@ -179,7 +177,7 @@ export function EventsExplorer() {
                     {rows.map((e) => (
                       <TR
                         key={e.id}
-                        onClick={openRow(e.id)}
+                        onClick={rowClick(e.id, openRow)}
                         className={filters.event === e.id ? "cursor-pointer bg-brand-soft/50" : "cursor-pointer"}
                         data-testid="event-row"
                         data-event-id={e.id}
@@ -210,12 +208,7 @@ export function EventsExplorer() {
 
             <ul className="space-y-3 md:hidden" aria-label="Events, newest first" data-testid="event-cards">
               {rows.map((e) => (
-                <li
-                  key={e.id}
-                  onClick={openRow(e.id)}
-                  className="cursor-pointer space-y-1.5 rounded-xl border border-line bg-surface p-4 shadow-card"
-                  data-testid="event-card"
-                >
+                <RowCard key={e.id} rowId={e.id} onOpen={openRow} selected={filters.event === e.id} className="space-y-1.5" data-testid="event-card">
                   <div className="flex items-start justify-between gap-3">
                     <Link href={hrefFor(e.id)} replace scroll={false} className={`${linkClasses} break-all`}>
                       {e.type}
@@ -229,7 +222,7 @@ export function EventsExplorer() {
                     <Code className="min-w-0 truncate text-xs">{e.id}</Code>
                     <CopyButton value={e.id} label={`Copy event ID ${e.id}`} />
                   </div>
-                </li>
+                </RowCard>
               ))}
             </ul>
 

@@ -10,6 +10,8 @@ import {
   ErrorState,
   LoadingRows,
   RelativeTime,
+  RowCard,
+  rowClick,
   Table,
   TBody,
   TD,
@@ -20,7 +22,6 @@ import {
 import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { commissionOf, linkTypeLabels, numberFormat } from "./link-format";
-import { rowClick } from "@/components/dashboard/row-click";
 
 // Own links, newest first, with all-time figures (GET /links). A table on wide
 // screens, one card per link on phones; ?link=<id> opens a link's detail.
@@ -187,15 +188,7 @@ function LinkCards({ links, selectedId, onSelect }: ListProps) {
   return (
     <ul className="space-y-2 md:hidden">
       {links.map((link) => (
-        <li
-          key={link.id}
-          data-testid="link-card"
-          onClick={rowClick(link.id, onSelect)}
-          className={cn(
-            "cursor-pointer rounded-xl border border-line bg-surface p-3 shadow-card",
-            link.id === selectedId && "border-brand/40 bg-brand-soft/40",
-          )}
-        >
+        <RowCard key={link.id} rowId={link.id} onOpen={onSelect} selected={link.id === selectedId} data-testid="link-card">
           <div className="flex min-w-0 items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
               <LinkName link={link} onSelect={onSelect} />
@@ -217,7 +210,7 @@ function LinkCards({ links, selectedId, onSelect }: ListProps) {
               <dd className="font-medium text-ink tabular-nums">{commissionOf(link.revenue)}</dd>
             </div>
           </dl>
-        </li>
+        </RowCard>
       ))}
     </ul>
   );

@@ -18,6 +18,8 @@ import {
   LoadingRows,
   PageHeader,
   RelativeTime,
+  RowCard,
+  rowClick,
   Select,
   Table,
   TBody,
@@ -42,7 +44,6 @@ import {
   statusLabels,
   type OrderFilterValues,
 } from "./order-format";
-import { rowClick } from "@/components/dashboard/row-click";
 
 // Orders of the selected environment, newest first: the query of GET /orders
 // with its filters in the URL (status, channel, part of the domain, a UTC day
@@ -317,13 +318,7 @@ function OrderCards({ orders, onOpen }: ListProps) {
   return (
     <ul className="space-y-2 lg:hidden">
       {orders.map((order) => (
-        <li
-          key={order.id}
-          data-testid="order-card"
-          data-order-id={order.id}
-          onClick={rowClick(order.id, onOpen)}
-          className="cursor-pointer rounded-xl border border-line bg-surface p-3 shadow-card"
-        >
+        <RowCard key={order.id} rowId={order.id} onOpen={onOpen} data-testid="order-card" data-order-id={order.id}>
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
               <DomainLink order={order} wrap />
@@ -341,7 +336,7 @@ function OrderCards({ orders, onOpen }: ListProps) {
           <div className="mt-1">
             <OrderId id={order.id} />
           </div>
-        </li>
+        </RowCard>
       ))}
     </ul>
   );

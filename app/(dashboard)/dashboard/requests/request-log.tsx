@@ -18,6 +18,8 @@ import {
   LoadingRows,
   PageHeader,
   RelativeTime,
+  RowCard,
+  rowClick,
   Select,
   Table,
   TBody,
@@ -30,7 +32,6 @@ import { cn } from "@/components/ui/cn";
 import type { Environment } from "@/db/schema";
 import { RequestDetail } from "./request-detail";
 import { ERROR_CODES, formatLatency, STATUS_FILTERS, STATUS_PATTERN, statusTone } from "./request-format";
-import { rowClick } from "@/components/dashboard/row-click";
 
 // The request log: every signed partner request of the environment, newest
 // first, filtered from the URL, refreshed every few seconds so a call just made
@@ -406,15 +407,7 @@ function RequestCards({ requests, selectedId, onSelect }: ListProps) {
   return (
     <ul className="space-y-2 lg:hidden">
       {requests.map((request) => (
-        <li
-          key={request.id}
-          data-testid="request-card"
-          onClick={rowClick(request.id, onSelect)}
-          className={cn(
-            "cursor-pointer rounded-xl border border-line bg-surface p-3 shadow-card",
-            request.id === selectedId && "border-brand/40 bg-brand-soft/40",
-          )}
-        >
+        <RowCard key={request.id} rowId={request.id} onOpen={onSelect} selected={request.id === selectedId} data-testid="request-card">
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
               <RequestButton request={request} onSelect={onSelect} />
@@ -436,7 +429,7 @@ function RequestCards({ requests, selectedId, onSelect }: ListProps) {
             </span>
             <CopyButton value={request.requestId} label={`Copy request id ${request.requestId}`} />
           </div>
-        </li>
+        </RowCard>
       ))}
     </ul>
   );

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useState, type FormEvent, type MouseEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/providers";
 import {
   Alert,
@@ -21,6 +21,8 @@ import {
   Label,
   LoadingRows,
   RelativeTime,
+  RowCard,
+  rowClick,
   Select,
   Table,
   TBody,
@@ -81,11 +83,7 @@ export function DeliveryLog({
     next.set("delivery", id);
     return `${pathname}?${next.toString()}`;
   };
-  const openRow = (id: string) => (event: MouseEvent) => {
-    // Links and copy buttons inside the row do their own thing.
-    if ((event.target as HTMLElement).closest("a,button")) return;
-    setFilters({ delivery: id });
-  };
+  const openRow = (id: string) => setFilters({ delivery: id });
 
   return (
     <section aria-labelledby="delivery-log-heading" className="space-y-4">
@@ -190,7 +188,7 @@ export function DeliveryLog({
                   {rows.map((d) => (
                     <TR
                       key={d.id}
-                      onClick={openRow(d.id)}
+                      onClick={rowClick(d.id, openRow)}
                       className={filters.delivery === d.id ? "cursor-pointer bg-brand-soft/50" : "cursor-pointer"}
                       data-testid="delivery-row"
                       data-delivery-id={d.id}
@@ -231,12 +229,7 @@ export function DeliveryLog({
 
           <ul className="space-y-3 md:hidden" aria-label="Webhook deliveries, newest first" data-testid="delivery-cards">
             {rows.map((d) => (
-              <li
-                key={d.id}
-                onClick={openRow(d.id)}
-                className="cursor-pointer space-y-2 rounded-xl border border-line bg-surface p-4 shadow-card"
-                data-testid="delivery-card"
-              >
+              <RowCard key={d.id} rowId={d.id} onOpen={openRow} selected={filters.delivery === d.id} className="space-y-2" data-testid="delivery-card">
                 <div className="flex items-start justify-between gap-3">
                   <Link href={hrefFor(d.id)} replace scroll={false} className={`${linkClasses} break-all`}>
                     {d.type}
@@ -269,7 +262,7 @@ export function DeliveryLog({
                     <RelativeTime value={d.createdAt} />
                   </dd>
                 </dl>
-              </li>
+              </RowCard>
             ))}
           </ul>
 
