@@ -76,10 +76,14 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
   const now = clock.now();
   const where = sql`partner_id = ${input.partnerId} and environment = ${input.environment} and key = ${input.key}`;
 
+  // The claim sets its transaction's lock_timeout itself (one round trip fewer than a
+  // `set local`): `waiting` is read before the insert can wait on another request's key.
   const claim = sql`
     insert into idempotency_keys (partner_id, environment, key, fingerprint, state, created_at, expires_at)
-    values (${input.partnerId}, ${input.environment}, ${input.key}, ${fingerprint}, 'in_progress',
-            ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()}::timestamptz)
+    select ${input.partnerId}, ${input.environment}::environment, ${input.key}, ${fingerprint}, 'in_progress',
+           ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()}::timestamptz
+    from (select set_config('lock_timeout', ${String(Math.max(1, Math.trunc(idempotencyWait.ms)))}, true)) as waiting
+    where true
     on conflict (partner_id, environment, key) do update
       set fingerprint = excluded.fingerprint, state = 'in_progress', response_status = null, response_body = null,
           created_at = excluded.created_at, expires_at = excluded.expires_at
@@ -87,7 +91,6 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
     returning 1 as claimed`;
 
   const outcome = await db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local lock_timeout = ${Math.max(1, Math.trunc(idempotencyWait.ms))}`));
     const claimed = await tx.execute(claim).catch((error: unknown) => {
       throw isLockTimeout(error) ? inProgress() : error;
     });
@@ -109,10 +112,13 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
 
     let status = input.successStatus;
     let text: string;
+    // Released by the commit (a nested transaction would spend a round trip releasing it).
+    await tx.execute(sql`savepoint idempotent_work`);
     try {
-      text = JSON.stringify(await tx.transaction((savepoint) => execute(savepoint)));
+      text = JSON.stringify(await execute(tx));
     } catch (error) {
       if (!(error instanceof AppError) || !STORED_STATUSES.has(error.status)) throw error;
+      await tx.execute(sql`rollback to savepoint idempotent_work`);
       status = error.status;
       text = JSON.stringify(errorBody(error, input.requestId));
     }

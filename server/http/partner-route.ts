@@ -36,7 +36,8 @@ export interface RouteOptions<C extends EndpointContract> {
   /**
    * The route's one read, sent in the signing gate's round trip and run once the request
    * has passed the gate (authenticate.ts, GateOptions.read): for read-only GET routes.
-   * Given the credential's partner and environment and the parsed query.
+   * Given the credential's partner and environment and the parsed query; an AppError
+   * thrown for a query it refuses sends no read (the handler then reports it).
    */
   read?: (input: { partnerId: string; environment: Environment; query: Out<C["query"]> }) => SQL;
 }
@@ -110,9 +111,17 @@ export function partnerRoute<C extends EndpointContract>(
 
 type RouteTrace = GateTrace & { errorCode?: string };
 
+/** No read for a query holding U+0000 or one the read refuses (an AppError): the handler reports it after the gate. */
 function readFor<Q>(read: (input: { partnerId: string; environment: Environment; query: Q }) => SQL, query: Q) {
-  return (credential: { partnerId: string; environment: Environment }) =>
-    nulPath(query, []) ? undefined : read({ partnerId: credential.partnerId, environment: credential.environment, query });
+  return (credential: { partnerId: string; environment: Environment }) => {
+    if (nulPath(query, [])) return undefined;
+    try {
+      return read({ partnerId: credential.partnerId, environment: credential.environment, query });
+    } catch (error) {
+      if (isAppError(error)) return undefined;
+      throw error;
+    }
+  };
 }
 
 /** Detail paths name the field as the partner sent it: `domain`, `buyer.email`. */

@@ -20,7 +20,12 @@ export interface AuditEntry {
  * database's time is kept.
  */
 export async function recordAudit(db: Db, actor: Actor, entry: AuditEntry, at?: Date): Promise<void> {
-  await db.insert(auditLog).values({
+  await auditInsert(db, actor, entry, at);
+}
+
+/** recordAudit's statement, not yet sent: a caller may run it inside a larger one (createOrder's CTE). */
+export function auditInsert(db: Db, actor: Actor, entry: AuditEntry, at?: Date) {
+  return db.insert(auditLog).values({
     id: newId("audit", at?.getTime()),
     actorType: actor.type,
     actorId: actor.id,

@@ -22,13 +22,15 @@ export interface RecordEventInput {
 }
 
 export async function recordEvent(db: Db, input: RecordEventInput): Promise<EventRow> {
-  const now = clock.now();
-  const [row] = await db
-    .insert(events)
-    .values({ id: newId("event", now.getTime()), ...input, createdAt: now })
-    .returning();
+  const [row] = await eventInsert(db, input).returning();
   if (!row) throw new Error("event insert returned no row");
   return row;
+}
+
+/** recordEvent's statement, not yet sent: a caller may run it inside a larger one (createOrder's CTE). */
+export function eventInsert(db: Db, input: RecordEventInput) {
+  const now = clock.now();
+  return db.insert(events).values({ id: newId("event", now.getTime()), ...input, createdAt: now });
 }
 
 const SEQUENCER_LOCK = advisoryLocks.eventSequencer;

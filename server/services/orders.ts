@@ -1,19 +1,20 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { rowFromJson } from "@/db/rows";
 import { domains, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
 import { AppError, isUniqueViolation } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { heldForOthersSql } from "./discovery";
-import { recordEvent } from "./events";
+import { eventInsert } from "./events";
 import { normalizeDomainName } from "./inventory";
 import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-states";
 import { pageOf } from "./pages";
 import type { Actor } from "./partners";
 import { lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
-import { recordAudit } from "./audit";
+import { auditInsert } from "./audit";
 
 // Partner-collected (merchant-of-record) orders: recording one, reading them.
 // Moves after creation go through order-states.ts.
@@ -60,7 +61,8 @@ export interface CreateOrderInput {
  * Records a partner-collected sale. In one transaction: the listing is locked,
  * availability and price are checked, and the order, its first timeline entry,
  * the `order.recorded` event, the audit row, the listing becoming `sold` and
- * the partner's open quotes on it being used up are written together.
+ * the partner's open quotes on it being used up are written together, in one
+ * statement after the locked read.
  */
 export async function createOrder(db: Db, input: CreateOrderInput): Promise<OrderWithTimeline> {
   const name = normalizeDomainName(input.domain);
@@ -121,24 +123,31 @@ export async function createOrder(db: Db, input: CreateOrderInput): Promise<Orde
       updatedAt: now,
     };
     const note = held ? `held for manual review: sale price above ${RISK_THRESHOLD_CENTS} minor units` : "sale recorded by the partner";
-    const [order] = await tx.insert(orders).values(values).returning();
-    const [entry] = await tx.insert(orderTimeline).values({ orderId, status, note, actor: input.actor.type, at: now }).returning();
-    if (!order || !entry) throw new Error("order insert returned no row");
-    await recordEvent(tx, { ...owner, type: "order.recorded", data: { order: serializeOrderSummary(values) } });
-    await tx.update(domains).set({ status: "sold", updatedAt: now }).where(eq(domains.id, listing.id));
+    // Every write of the sale in one statement (one round trip instead of six): its
+    // data-modifying CTEs share one snapshot and touch different rows, and the
+    // timeline's foreign key to the new order is checked at the statement's end.
+    const placed = tx.insert(orders).values(values).returning();
+    const entry = tx.insert(orderTimeline).values({ orderId, status, note, actor: input.actor.type, at: now }).returning();
+    const event = eventInsert(tx, { ...owner, type: "order.recorded", data: { order: serializeOrderSummary(values) } });
+    const sold = tx.update(domains).set({ status: "sold", updatedAt: now }).where(eq(domains.id, listing.id));
     // Every open quote of this partner on the domain is used up by the sale.
-    await tx
+    const used = tx
       .update(quotes)
       .set({ orderId })
       .where(and(eq(quotes.domainId, listing.id), eq(quotes.partnerId, input.partnerId), sql`${quotes.orderId} is null`));
-    await recordAudit(tx, input.actor, {
+    const audit = auditInsert(tx, input.actor, {
       action: "order.recorded",
       targetType: "order",
       targetId: orderId,
       ...owner,
       data: { status, sale_price_cents: price.cents, quote_id: quote?.quoteId ?? null },
     }, now);
-    return { order, timeline: [entry] };
+    const [written] = await tx.execute<{ order: Record<string, unknown>; entry: Record<string, unknown> }>(sql`
+      with placed as (${placed.getSQL()}), entry as (${entry.getSQL()}), event as (${event.getSQL()}),
+        sold as (${sold.getSQL()}), used as (${used.getSQL()}), audit as (${audit.getSQL()})
+      select row_to_json(placed) as order, row_to_json(entry) as entry from placed, entry`);
+    if (!written) throw new Error("order insert returned no row");
+    return { order: rowFromJson(orders, written.order), timeline: [rowFromJson(orderTimeline, written.entry)] };
   });
   // The partial unique index settles any race the row lock above cannot (another writer path).
   return created.catch((error: unknown) => {
@@ -246,25 +255,54 @@ function orderFilters(input: OrderOwner & OrderFilters): (SQL | undefined)[] {
  * names the last order of the previous page; its own (created_at, id) is read
  * back, so the position is exact to the microsecond whatever wrote the row.
  */
-export async function listOrders(db: Db, input: ListOrdersInput): Promise<{ orders: OrderRow[]; nextCursor: string | null }> {
+export async function listOrders(db: Db, input: ListOrdersInput): Promise<OrdersPage> {
+  const [row] = await db.execute<OrdersPageRow>(listOrdersSql(db, input));
+  return ordersPageFromRow(input, row!);
+}
+
+export interface OrdersPage {
+  orders: OrderRow[];
+  nextCursor: string | null;
+}
+
+/** listOrdersSql's one row: whether the cursor named an order of the owner, and up to limit + 1 orders as JSON. */
+export interface OrdersPageRow extends Record<string, unknown> {
+  position: boolean;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * listOrders' one statement (GET /orders sends it in the signing gate's round trip,
+ * RouteOptions.read). A bad range or cursor is a validation_error, thrown here.
+ */
+export function listOrdersSql(db: Db, input: ListOrdersInput): SQL {
   if (input.from && input.to && input.to <= input.from) {
     throw new AppError("validation_error", "to must be after from", [{ path: "to", message: "must be after from" }]);
   }
   const filters = orderFilters(input);
+  let position = sql`true`;
   if (input.cursor) {
     const id = Buffer.from(input.cursor, "base64url").toString("utf8");
     if (!ORDER_ID.test(id)) throw badCursor();
-    const [position] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.id, id), ownedBy(input)));
-    if (!position) throw badCursor();
+    position = sql`exists (select 1 from orders o where o.id = ${id} and o.partner_id = ${input.partnerId} and o.environment = ${input.environment})`;
     // The row's own timestamp, compared in the database: a JS Date would drop its microseconds.
     filters.push(sql`(${orders.createdAt}, ${orders.id}) < ((select o.created_at from orders o where o.id = ${id}), ${id})`);
   }
-  const rows = await db
+  const page = db
     .select()
     .from(orders)
     .where(and(...filters))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(input.limit + 1);
+  return sql`
+    select ${position} as position,
+      coalesce((select json_agg(p order by p.created_at desc, p.id desc) from (${page.getSQL()}) p), '[]'::json) as rows`;
+}
+
+/** listOrders from listOrdersSql's row, already read. */
+export function ordersPageFromRow(input: ListOrdersInput, row: OrdersPageRow): OrdersPage {
+  if (!row.position) throw badCursor();
+  const rows = row.rows.map((json) => rowFromJson(orders, json));
   const { page, nextCursor } = pageOf(rows, input.limit, (last) => encodeOrderCursor(last.id));
   return { orders: page, nextCursor };
 }
