@@ -29,6 +29,8 @@ export interface ClaimOptions {
   runLength: number;
   /** Limit the worker to these partners (tests, benchmarks, draining one partner). */
   partnerIds?: readonly string[];
+  /** Only these endpoints (a worker taking its endpoint's next run). */
+  endpointIds?: readonly string[];
 }
 
 export interface ClaimedDelivery {
@@ -85,6 +87,7 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
           select d.endpoint_id, min(d.next_attempt_at) as due_at
           from webhook_deliveries d
           join webhook_endpoints c on c.id = d.endpoint_id and c.active ${partnerFilter("c", options.partnerIds)}
+            ${options.endpointIds ? sql`and c.id in (${list(options.endpointIds.length ? options.endpointIds : [""])})` : sql``}
           where d.status in ('pending', 'delivering') and d.next_attempt_at <= ${now}::timestamptz
           group by d.endpoint_id
         ) due

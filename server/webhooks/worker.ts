@@ -171,8 +171,24 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
     }
   }
 
+  // A slot stays with its endpoint while the endpoint has due work and another slot is
+  // free: the next run is claimed for that endpoint alone, without waiting for the
+  // loop's turn. With every slot taken, the slot goes back to the loop, which serves
+  // the most overdue endpoints first.
+  async function serveEndpoint(first: ClaimedRun): Promise<void> {
+    let run: ClaimedRun | undefined = first;
+    while (run) {
+      await deliverRun(run);
+      if (stopping || active.size >= concurrency) return;
+      [run] = await claimDeliveries(db, { ...claimOptions(1), endpointIds: [run.endpointId] });
+      if (run) stats.claims++;
+    }
+  }
+
+  const claimOptions = (maxEndpoints: number) => ({ now: clock.now(), leaseMs, maxEndpoints, runLength, partnerIds: options.partnerIds });
+
   function startRun(run: ClaimedRun) {
-    const task: Promise<void> = deliverRun(run)
+    const task: Promise<void> = serveEndpoint(run)
       .catch((error: unknown) => log(`run for endpoint ${run.endpointId} stopped: ${describeError(error)}; its lease will expire and it will be retried`))
       .finally(() => {
         active.delete(task);
@@ -191,7 +207,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
           await sleep(pollMs); // every slot is busy: a finishing run wakes us
           continue;
         }
-        const runs = await claimDeliveries(db, { now: clock.now(), leaseMs, maxEndpoints: free, runLength, partnerIds: options.partnerIds });
+        const runs = await claimDeliveries(db, claimOptions(free));
         if (runs.length > 0) {
           stats.claims++;
           runs.forEach(startRun);
