@@ -171,6 +171,8 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
     }
   }
 
+  const claimOptions = (maxEndpoints: number) => ({ now: clock.now(), leaseMs, maxEndpoints, runLength, partnerIds: options.partnerIds });
+
   // A slot stays with its endpoint while the endpoint has due work and another slot is
   // free: the next run is claimed for that endpoint alone, without waiting for the
   // loop's turn. With every slot taken, the slot goes back to the loop, which serves
@@ -184,8 +186,6 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
       if (run) stats.claims++;
     }
   }
-
-  const claimOptions = (maxEndpoints: number) => ({ now: clock.now(), leaseMs, maxEndpoints, runLength, partnerIds: options.partnerIds });
 
   function startRun(run: ClaimedRun) {
     const task: Promise<void> = serveEndpoint(run)
