@@ -247,13 +247,21 @@ export function createAttemptLog(db: Database, onNotOwned: (deliveryId: string) 
   let queued: AttemptRecord[] = [];
   let writing: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
-  const write = async () => {
-    while (queued.length > 0 && !failure) {
-      const batch = queued;
-      queued = [];
-      const owned = await recordAttempts(db, batch);
-      for (const record of batch) if (!owned.has(record.deliveryId)) onNotOwned(record.deliveryId);
-    }
+  const write = async (batch: AttemptRecord[]) => {
+    const owned = await recordAttempts(db, batch);
+    for (const record of batch) if (!owned.has(record.deliveryId)) onNotOwned(record.deliveryId);
+  };
+  // Each write, once finished, starts the next with whatever was queued meanwhile.
+  const start = () => {
+    if (writing || failure || queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    writing = write(batch)
+      .catch((error: unknown) => void (failure = { error }))
+      .finally(() => {
+        writing = undefined;
+        start();
+      });
   };
   const check = () => {
     if (failure) throw failure.error;
@@ -261,9 +269,7 @@ export function createAttemptLog(db: Database, onNotOwned: (deliveryId: string) 
   return {
     add(record) {
       queued.push(record);
-      writing ??= write()
-        .catch((error: unknown) => void (failure = { error }))
-        .finally(() => (writing = undefined));
+      start();
     },
     async settle() {
       while (writing) await writing;
