@@ -1,8 +1,13 @@
-// npx tsx bench/webhooks.ts [--events N] [--endpoints 1,8]: webhook delivery throughput
-// against a local receiver (node:http on 127.0.0.1 answering 200 at once).
+// npx tsx bench/webhooks.ts [--events N] [--endpoints 1,8] [--port P] [--modes in-process,processes]
+//                           [--scenarios backlog,live,steady] [--rate R] [--seconds S] [--tick-ms T]
+// Webhook delivery throughput against a local receiver (node:http on 127.0.0.1,
+// port P or any free one, answering 200 at once).
 //   backlog: N events are recorded first, then 1 or 2 workers (in this process, or
 //            as separate processes) drain them; deliveries/s = N / time to the last one.
 //   live:    workers already running, events recorded one by one; commit-to-receipt latency.
+//   steady:  one worker already running (per mode), events committed at R/s (a transaction
+//            every T ms, default 50, up to 4 at once) for S s, spread over the largest endpoint count;
+//            commit-to-receipt latency under that load, and the rate delivered.
 // Uses the same database as the server (DATABASE_URL, else the embedded one).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +18,7 @@ import { ensureDatabase } from "@/db/embedded";
 import { migrateDatabase } from "@/db/migrate";
 import { webhookDeliveries } from "@/db/schema";
 import { resetEnv } from "@/server/env";
-import { recordEvent, sequenceEvents } from "@/server/services/events";
+import { recordEvent, recordEvents, sequenceEvents } from "@/server/services/events";
 import { createPartner } from "@/server/services/partners";
 import { disableWebhookEndpoint, saveWebhookEndpoint } from "@/server/services/webhooks";
 import { randomBase62 } from "@/server/ids";
@@ -28,7 +33,14 @@ const arg = (name: string, fallback: string) => {
 };
 const EVENTS = Number(arg("events", "2000"));
 const ENDPOINT_COUNTS = arg("endpoints", "1,8").split(",").map(Number);
+const PORT = Number(arg("port", "0"));
+const MODES = arg("modes", "in-process,processes").split(",") as WorkerMode[];
+const SCENARIOS = arg("scenarios", "backlog,live,steady").split(",");
+const RATE = Number(arg("rate", "500"));
+const SECONDS = Number(arg("seconds", "5"));
+const TICK_MS = Number(arg("tick-ms", "50"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted: number[], p: number) => (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number).toFixed(1);
 
 process.env.DATABASE_URL ??= await ensureDatabase();
 await migrateDatabase(process.env.DATABASE_URL);
@@ -47,7 +59,7 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+await new Promise<void>((resolve) => server.listen(PORT, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 
 // --- fixtures ---------------------------------------------------------------------------
@@ -165,19 +177,71 @@ async function live(workers: number) {
   const seconds = (performance.now() - start) / 1000;
   await stop();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number).toFixed(1);
+  const pct = (p: number) => percentile(latencies, p);
   results.push({ scenario: "live, one event at a time", workers: `${workers} in-process`, events: n, seconds: seconds.toFixed(2), "deliveries/s": (n / seconds).toFixed(0) });
   console.log(`  live ${workers} worker(s): commit-to-receipt latency p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms`);
 }
 
+async function steady(endpoints: number, mode: Mode) {
+  const partnerIds = await partners(endpoints);
+  const stop = await startWorkers(1, mode, partnerIds);
+  const committed = new Map<string, number>(); // event id -> commit acknowledged (performance.now())
+  const perTick = (RATE * TICK_MS) / 1000;
+  const ticks = Math.round((SECONDS * 1000) / TICK_MS);
+  let recorded = 0;
+  // Open loop: a transaction every TICK_MS with the events due by then, without waiting
+  // for the previous ones (at most 4 in flight), its events in one statement. Commits that
+  // NOTIFY queue behind one another's WAL flush, so one event per transaction or per
+  // statement would measure the recording, not the delivery.
+  const inFlight = new Set<Promise<void>>();
+  const commit = async (count: number) => {
+    const inputs = Array.from({ length: count }, () => {
+      const n = recorded++;
+      const partnerId = partnerIds[n % partnerIds.length] as string;
+      return { partnerId, environment: "sandbox" as const, type: "order.recorded" as const, data: { order: { public_id: `ord_steady${n}` } } };
+    });
+    const rows = await recordEvents(db, inputs); // one statement, its own transaction
+    const at = performance.now();
+    for (const row of rows) committed.set(row.id, at);
+  };
+  const start = performance.now();
+  let owed = 0;
+  for (let tick = 0; tick < ticks; tick++) {
+    await sleep(Math.max(0, start + tick * TICK_MS - performance.now()));
+    owed += perTick;
+    const count = Math.floor(owed);
+    owed -= count;
+    while (inFlight.size >= 4) await Promise.race(inFlight);
+    const task: Promise<void> = commit(count).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+  await Promise.all(inFlight);
+  const recordSeconds = (performance.now() - start) / 1000;
+  const ids = [...committed.keys()];
+  const last = await waitForAll(ids);
+  await assertSucceeded(ids);
+  await stop();
+  const seconds = (last - start) / 1000;
+  const lags = ids.map((id) => (arrivals.get(id) as number) - (committed.get(id) as number)).sort((a, b) => a - b);
+  results.push({ scenario: `steady ${RATE}/s, ${endpoints} endpoints`, workers: `1 ${mode}`, events: ids.length, seconds: seconds.toFixed(2), "deliveries/s": (ids.length / seconds).toFixed(0) });
+  console.log(
+    `  steady ${RATE}/s over ${endpoints} endpoints, 1 worker ${mode}: committed ${ids.length} events in ${recordSeconds.toFixed(2)} s (${(ids.length / recordSeconds).toFixed(0)}/s), ` +
+      `last received at ${seconds.toFixed(2)} s; commit-to-receipt latency p50 ${percentile(lags, 0.5)} ms, p95 ${percentile(lags, 0.95)} ms, p99 ${percentile(lags, 0.99)} ms, max ${percentile(lags, 1)} ms`,
+  );
+}
+
 console.log(`webhook delivery bench: ${EVENTS} events per run, receiver ${receiverUrl}`);
 try {
-  for (const endpoints of ENDPOINT_COUNTS) {
-    for (const workers of [1, 2]) await backlog(endpoints, workers, "in-process");
-    for (const workers of [1, 2]) await backlog(endpoints, workers, "processes");
+  if (SCENARIOS.includes("backlog")) {
+    for (const endpoints of ENDPOINT_COUNTS) {
+      for (const mode of MODES) for (const workers of [1, 2]) await backlog(endpoints, workers, mode);
+    }
   }
-  await live(1);
-  await live(2);
+  if (SCENARIOS.includes("live")) {
+    await live(1);
+    await live(2);
+  }
+  if (SCENARIOS.includes("steady")) for (const mode of MODES) await steady(Math.max(...ENDPOINT_COUNTS), mode);
   console.table(results);
 } finally {
   for (const owner of owners) await disableWebhookEndpoint(db, owner, { type: "system" }).catch(() => {});

@@ -92,7 +92,8 @@ function send(target: URL, request: AttemptRequest, started: number): Promise<At
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      const responseBody = status === null ? null : Buffer.concat(chunks).toString("utf8");
+      // PostgreSQL text cannot hold NUL, so a receiver's binary answer is logged without it.
+      const responseBody = status === null ? null : Buffer.concat(chunks).toString("utf8").replaceAll("\0", "\uFFFD");
       resolve({ ok: status !== null && status >= 200 && status < 300, status, latencyMs: 0, error: null, responseBody, ...outcome });
     };
     const req = transport.request(target, {

@@ -6,7 +6,7 @@ import { sequenceEvents, serializeEvent } from "@/server/services/events";
 import { webhookSecretContext } from "@/server/services/webhooks";
 import { AUTO_DISABLE_AFTER_MS, noteAttemptOutcome } from "@/server/services/webhook-console";
 import { attemptDelivery, createAgents, DEFAULT_TIMEOUT_MS, type AttemptResult } from "./deliver";
-import { claimDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedRun } from "./queue";
+import { claimDeliveries, createAttemptLog, nextDueAt, releaseDeliveries, type AttemptRecord, type ClaimedRun } from "./queue";
 import { webhookHeaders } from "./signing";
 import { describeError } from "@/server/log";
 import { getLogger } from "@/server/observability/logger";
@@ -67,7 +67,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 1000;
   const concurrency = options.concurrency ?? 16;
-  const runLength = options.runLength ?? 20;
+  const runLength = options.runLength ?? 100;
   const log = options.log ?? ((message: string) => getLogger().info({ component: "webhooks" }, message));
   const metrics = getMetrics();
   if (leaseMs < timeoutMs + LEASE_MARGIN_MS) throw new Error(`leaseMs must be at least timeoutMs + ${LEASE_MARGIN_MS}`);
@@ -101,61 +101,94 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
   async function deliverRun(run: ClaimedRun): Promise<void> {
     const secret = openEndpointSecret(run, run.secretSealed);
     const previousSecret = run.previousSecretSealed ? openEndpointSecret(run, run.previousSecretSealed) : undefined;
-    for (const [index, delivery] of run.deliveries.entries()) {
-      const now = clock.now();
-      if (stopping || now.getTime() + timeoutMs + LEASE_MARGIN_MS > run.leaseUntil.getTime()) {
-        await releaseDeliveries(db, run.deliveries.slice(index), run.leaseUntil, now);
-        return;
-      }
-      const body = JSON.stringify(serializeEvent(delivery.event));
-      const result =
-        secret === undefined
-          ? unsendable
-          : await attemptDelivery({
-              url: run.url,
-              body,
-              headers: webhookHeaders({ secret, previousSecret, body, eventId: delivery.event.id, timestampSeconds: clock.nowSeconds() }),
-              timeoutMs,
-              allowPrivateTargets,
-              agents,
-            });
-      const outcome = outcomeOf(result, delivery.attempt, schedule());
-      // In memory; this process's GET /metrics (METRICS_PORT) reads them.
-      metrics.webhookAttempts.inc({ outcome: outcome.status === "pending" ? "retrying" : outcome.status });
-      metrics.webhookAttemptDuration.observe(result.latencyMs / 1000);
-      if (delivery.attempt === 1) metrics.webhookLag.observe(Math.max(0, now.getTime() - delivery.event.createdAt.getTime()) / 1000);
-      stats.attempts++;
-      if (result.ok) stats.succeeded++;
-      else {
+    // Successes are logged in batches while the run goes on; a failure waits for
+    // them and is written alone, since it may disable the endpoint and end the run.
+    const attempts = createAttemptLog(db, (id) => log(`delivery ${id}: attempt logged, but the claim had expired or the endpoint was deactivated; state left as is`));
+    let failing = run.failing;
+    try {
+      for (const [index, delivery] of run.deliveries.entries()) {
+        attempts.check();
+        const now = clock.now();
+        if (stopping || now.getTime() + timeoutMs + LEASE_MARGIN_MS > run.leaseUntil.getTime()) {
+          await releaseDeliveries(db, run.deliveries.slice(index), run.leaseUntil, now);
+          return;
+        }
+        const body = JSON.stringify(serializeEvent(delivery.event));
+        const result =
+          secret === undefined
+            ? unsendable
+            : await attemptDelivery({
+                url: run.url,
+                body,
+                headers: webhookHeaders({ secret, previousSecret, body, eventId: delivery.event.id, timestampSeconds: clock.nowSeconds() }),
+                timeoutMs,
+                allowPrivateTargets,
+                agents,
+              });
+        const outcome = outcomeOf(result, delivery.attempt, schedule());
+        // In memory; this process's GET /metrics (METRICS_PORT) reads them.
+        metrics.webhookAttempts.inc({ outcome: outcome.status === "pending" ? "retrying" : outcome.status });
+        metrics.webhookAttemptDuration.observe(result.latencyMs / 1000);
+        if (delivery.attempt === 1) metrics.webhookLag.observe(Math.max(0, now.getTime() - delivery.event.createdAt.getTime()) / 1000);
+        stats.attempts++;
+        const record: AttemptRecord = {
+          deliveryId: delivery.id,
+          attempt: delivery.attempt,
+          leaseUntil: run.leaseUntil,
+          url: run.url,
+          now: clock.now(),
+          status: result.status,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          responseBody: result.responseBody,
+          outcome,
+          lastError: result.ok ? null : failureText(result),
+        };
+        if (result.ok) {
+          stats.succeeded++;
+          attempts.add(record);
+          // The endpoint's failure run ends (only the worker holding its run sets it).
+          if (failing) {
+            await noteAttemptOutcome(db, { endpointId: run.endpointId, ok: true, now: record.now });
+            failing = false;
+          }
+          continue;
+        }
         stats.failedAttempts++;
         if (outcome.status === "failed") stats.failed++;
         const next = outcome.status === "pending" ? `retry at ${outcome.nextAttemptAt.toISOString()}` : "no retries left, failed";
         log(`delivery ${delivery.id} attempt ${delivery.attempt} to endpoint ${run.endpointId}: ${failureText(result)}; ${next}`);
+        attempts.add(record);
+        await attempts.settle();
+        failing = true;
+        if (await noteAttemptOutcome(db, { endpointId: run.endpointId, ok: false, now: clock.now() })) {
+          log(`endpoint ${run.endpointId} disabled: every attempt failed for ${AUTO_DISABLE_AFTER_MS / 86_400_000} days`);
+          return; // the rest of this run was marked failed with the endpoint
+        }
       }
-      const owned = await recordAttempt(db, {
-        deliveryId: delivery.id,
-        attempt: delivery.attempt,
-        leaseUntil: run.leaseUntil,
-        url: run.url,
-        now: clock.now(),
-        status: result.status,
-        latencyMs: result.latencyMs,
-        error: result.error,
-        responseBody: result.responseBody,
-        outcome,
-        lastError: result.ok ? null : failureText(result),
-      });
-      if (!owned) log(`delivery ${delivery.id}: attempt logged, but the claim had expired or the endpoint was deactivated; state left as is`);
-      if (await noteAttemptOutcome(db, { endpointId: run.endpointId, ok: result.ok, now: clock.now() })) {
-        log(`endpoint ${run.endpointId} disabled: every attempt failed for ${AUTO_DISABLE_AFTER_MS / 86_400_000} days`);
-        return; // the rest of this run was marked failed with the endpoint
+    } finally {
+      await attempts.settle();
+    }
+  }
 
-      }
+  const claimOptions = (maxEndpoints: number) => ({ now: clock.now(), leaseMs, maxEndpoints, runLength, partnerIds: options.partnerIds });
+
+  // A slot stays with its endpoint while the endpoint has due work and another slot is
+  // free: the next run is claimed for that endpoint alone, without waiting for the
+  // loop's turn. With every slot taken, the slot goes back to the loop, which serves
+  // the most overdue endpoints first.
+  async function serveEndpoint(first: ClaimedRun): Promise<void> {
+    let run: ClaimedRun | undefined = first;
+    while (run) {
+      await deliverRun(run);
+      if (stopping || active.size >= concurrency) return;
+      [run] = await claimDeliveries(db, { ...claimOptions(1), endpointIds: [run.endpointId] });
+      if (run) stats.claims++;
     }
   }
 
   function startRun(run: ClaimedRun) {
-    const task: Promise<void> = deliverRun(run)
+    const task: Promise<void> = serveEndpoint(run)
       .catch((error: unknown) => log(`run for endpoint ${run.endpointId} stopped: ${describeError(error)}; its lease will expire and it will be retried`))
       .finally(() => {
         active.delete(task);
@@ -174,7 +207,7 @@ export async function startWebhookWorker(options: WorkerOptions = {}): Promise<W
           await sleep(pollMs); // every slot is busy: a finishing run wakes us
           continue;
         }
-        const runs = await claimDeliveries(db, { now: clock.now(), leaseMs, maxEndpoints: free, runLength, partnerIds: options.partnerIds });
+        const runs = await claimDeliveries(db, claimOptions(free));
         if (runs.length > 0) {
           stats.claims++;
           runs.forEach(startRun);
