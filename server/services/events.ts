@@ -27,10 +27,15 @@ export async function recordEvent(db: Db, input: RecordEventInput): Promise<Even
   return row;
 }
 
-/** recordEvent's statement, not yet sent: a caller may run it inside a larger one (createOrder's CTE). */
+/** recordEvent's statement, not yet sent. */
 export function eventInsert(db: Db, input: RecordEventInput) {
+  return db.insert(events).values(eventValues(input));
+}
+
+/** The event row recordEvent inserts: a caller may insert it inside a larger statement (createOrder's). */
+export function eventValues(input: RecordEventInput) {
   const now = clock.now();
-  return db.insert(events).values({ id: newId("event", now.getTime()), ...input, createdAt: now });
+  return { id: newId("event", now.getTime()), ...input, createdAt: now };
 }
 
 const SEQUENCER_LOCK = advisoryLocks.eventSequencer;
