@@ -20,18 +20,18 @@ export interface AuditEntry {
  * database's time is kept.
  */
 export async function recordAudit(db: Db, actor: Actor, entry: AuditEntry, at?: Date): Promise<void> {
-  await auditInsert(db, actor, entry, at);
+  await db.insert(auditLog).values(auditValues(actor, entry, at));
 }
 
-/** recordAudit's statement, not yet sent: a caller may run it inside a larger one (createOrder's CTE). */
-export function auditInsert(db: Db, actor: Actor, entry: AuditEntry, at?: Date) {
-  return db.insert(auditLog).values({
+/** The audit row recordAudit inserts: a caller may insert it inside a larger statement (createOrder's). */
+export function auditValues(actor: Actor, entry: AuditEntry, at?: Date) {
+  return {
     id: newId("audit", at?.getTime()),
     actorType: actor.type,
     actorId: actor.id,
     ...entry,
     ...(at ? { createdAt: at } : {}),
-  });
+  };
 }
 
 export interface AuditFilters {

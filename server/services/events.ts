@@ -22,7 +22,7 @@ export interface RecordEventInput {
 }
 
 export async function recordEvent(db: Db, input: RecordEventInput): Promise<EventRow> {
-  const [row] = await eventInsert(db, input).returning();
+  const [row] = await db.insert(events).values(eventValues(input)).returning();
   if (!row) throw new Error("event insert returned no row");
   return row;
 }
@@ -40,12 +40,8 @@ export async function recordEvents(db: Db, inputs: readonly RecordEventInput[]):
   });
 }
 
-/** recordEvent's statement, not yet sent: a caller may run it inside a larger one (createOrder's CTE). */
-export function eventInsert(db: Db, input: RecordEventInput) {
-  return db.insert(events).values(eventValues(input, clock.now()));
-}
-
-function eventValues(input: RecordEventInput, now: Date) {
+/** The event row recordEvent inserts: a caller may insert it inside a larger statement (createOrder's). */
+export function eventValues(input: RecordEventInput, now = clock.now()) {
   return { id: newId("event", now.getTime()), ...input, createdAt: now };
 }
 
