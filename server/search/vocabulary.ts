@@ -141,7 +141,7 @@ let CATCH_UP_PAGE = 10_000;
 export function setCatchUpPageForTests(rows: number): void {
   CATCH_UP_PAGE = rows;
 }
-const readVocabulary = mirrorPerPool(emptyMirror, catchUp);
+const readVocabulary = mirrorPerPool("vocabulary", emptyMirror, catchUp);
 
 /** The vocabulary as of now (the new rows read in id order, in pages). Keyed by the pool so test databases don't mix. */
 export function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
