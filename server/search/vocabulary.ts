@@ -209,36 +209,51 @@ function letterCounts(word: string, into: Int32Array): Int32Array {
 const candidateCounts = new Int32Array(26);
 
 /**
- * True when `candidate` cannot be within `max` edits of the word whose letter
- * counts are `counts`: each edit changes the counts by at most 2 in total
- * (a substitution), so a total difference above 2 * max rules it out.
+ * How far apart the letters of `candidate` and of the word whose letter counts
+ * are `counts` are, ignoring order: each edit changes the counts by at most 2 in
+ * total (a substitution), so above 2 * max edits rules a candidate out before
+ * the distance table; a transposition changes nothing, a dropped letter 1.
  */
-function tooFar(counts: Int32Array, candidate: string, max: number): boolean {
+function letterDifference(counts: Int32Array, candidate: string): number {
   let diff = 0;
   const seen = letterCounts(candidate, candidateCounts);
   for (let c = 0; c < 26; c++) diff += Math.abs(seen[c]! - counts[c]!);
-  return diff > 2 * max;
+  return diff;
 }
 
 /**
+ * From this many letters, a word with exactly the letters typed, two edits away,
+ * is a slip too: letters swapped over a distance ("bycicle" -> bicycle), which a
+ * one-edit limit misses. It ranks behind every one-edit candidate.
+ */
+const SWAPPED_MIN = 5;
+
+/**
  * What a misspelt word most likely meant: the closest word of the vocabulary or
- * of the frequency list (used often enough: see commonWordsOfLength), within distance 1 from 4 letters and 2 from 8. A changed
- * first letter counts half an edit more (people rarely miss the first letter:
- * "acounting" is accounting, not counting; the common words looked at are those
- * with the typed first letter); ties go to a word some name holds,
- * then to the commoner. Up to two answers when the best two are equally close
- * ("photograpy": photograph, photography), best first; none for a known word.
+ * of the frequency list (used often enough: see commonWordsOfLength), within
+ * distance 1 from 4 letters and 2 from 8 (and the very letters typed two edits
+ * away from SWAPPED_MIN). A changed first letter counts half an edit more (people
+ * rarely miss the first letter: "acounting" is accounting, not counting; the
+ * common words looked at are those with the typed first letter); ties go to the
+ * word nearer the letters typed ("resturaunt": restaurant, not restraint; a
+ * transposition before a letter dropped or added, before a wrong letter), then
+ * to a word some name holds, then to the commoner. Up to two answers when the
+ * best two are equally close both ways ("photograpy": photograph, photography),
+ * best first; none for a known word.
  */
 export function correctWords(mirror: Mirror, word: string, { common = true }: { common?: boolean } = {}): string[] {
   if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
-  const found: { word: string; distance: number; listed: boolean; cost: number }[] = [];
+  const swapped = word.length >= SWAPPED_MIN ? 2 : max;
+  const found: { word: string; distance: number; letters: number; listed: boolean; cost: number }[] = [];
   const counts = letterCounts(word, new Int32Array(26));
   const consider = (candidate: string, listed: boolean) => {
-    if (tooFar(counts, candidate, max)) return;
-    const d = editDistance(word, candidate, max);
-    if (d > max) return;
-    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), listed, cost: wordCost(candidate) ?? 99 });
+    const letters = letterDifference(counts, candidate);
+    const allowed = letters === 0 ? swapped : max;
+    if (letters > 2 * allowed) return;
+    const d = editDistance(word, candidate, allowed);
+    if (d > allowed) return;
+    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), letters, listed, cost: wordCost(candidate) ?? 99 });
   };
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
@@ -247,11 +262,12 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
       if (!mirror.words.has(candidate)) consider(candidate, false);
     }
   }
-  found.sort((a, b) => a.distance - b.distance || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
+  found.sort((a, b) => a.distance - b.distance || a.letters - b.letters || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
   const [best, second] = found;
   if (!best) return [];
-  return second && second.distance === best.distance && second.word !== best.word ? [best.word, second.word] : [best.word];
+  return second && second.distance === best.distance && second.letters === best.letters && second.word !== best.word ? [best.word, second.word] : [best.word];
 }
+
 /** Words shorter than this are corrected to the vocabulary only: a short brand is too often one edit from some word. */
 const CORRECT_TO_COMMON_MIN = 6;
 
