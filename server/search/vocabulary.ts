@@ -95,6 +95,11 @@ interface Mirror {
   inflections: Map<string, string[]>;
   /** Words arrived since `inflections` was last brought up to date (it is, lazily, on the next lookup). */
   uninflected: string[];
+  /**
+   * The vectors as one matrix (matrixOf), built on first use; on the mirror, not in a map of
+   * this module, so every route bundle and the start-up load (warm.ts) share it.
+   */
+  matrix?: VectorMatrix;
 }
 
 const emptyMirror = (model: string): Mirror => ({ lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null, inflections: new Map(), uninflected: [] });
@@ -509,11 +514,8 @@ interface Sketches {
   sample: number[];
   width: number;
 }
-const sketchCache = new WeakMap<VectorMatrix, Sketches>();
-
 function sketchesOf(matrix: VectorMatrix): Sketches {
-  const cached = sketchCache.get(matrix);
-  if (cached) return cached;
+  if (matrix.sketches) return matrix.sketches;
   const { words, data, dim } = matrix;
   const n = words.length;
   const mean = new Float32Array(dim);
@@ -524,9 +526,8 @@ function sketchesOf(matrix: VectorMatrix): Sketches {
   const step = Math.max(1, n / SAMPLE);
   const sample: number[] = [];
   for (let x = 0; x < n; x += step) sample.push(Math.floor(x));
-  const built = { mean, sketches, sample, width };
-  sketchCache.set(matrix, built);
-  return built;
+  matrix.sketches = { mean, sketches, sample, width };
+  return matrix.sketches;
 }
 
 /**
@@ -541,13 +542,13 @@ interface VectorMatrix {
   words: string[];
   data: Float32Array;
   dim: number;
+  /** Built on first use (sketchesOf). */
+  sketches?: Sketches;
 }
-const matrices = new WeakMap<Mirror, VectorMatrix>();
 
 function matrixOf(mirror: Mirror): VectorMatrix {
   const version = `${mirror.lastId}:${mirror.words.size}`;
-  const cached = matrices.get(mirror);
-  if (cached?.version === version) return cached;
+  if (mirror.matrix?.version === version) return mirror.matrix;
   const entries = [...mirror.words.values()].filter((e): e is VocabularyEntry & { vector: Float32Array } => (e.vector?.length ?? 0) > 0);
   // One model's vectors share a length; a stray of another length (none in practice) is left out.
   const dim = entries[0]?.vector.length ?? 0;
@@ -557,9 +558,8 @@ function matrixOf(mirror: Mirror): VectorMatrix {
     data.set(entry.vector, i * dim);
     entry.vector = data.subarray(i * dim, (i + 1) * dim);
   });
-  const matrix = { version, words: rows.map((e) => e.word), data, dim };
-  matrices.set(mirror, matrix);
-  return matrix;
+  mirror.matrix = { version, words: rows.map((e) => e.word), data, dim };
+  return mirror.matrix;
 }
 
 /** A mirror holding just these words (vectors optional): unit tests of correction and neighbours. */

@@ -1,13 +1,17 @@
 import type { Db } from "@/db/client";
-import { embedWordsInContext, getEmbedder } from "./embedder";
+import { getEmbedder } from "./embedder";
+import { runSearch } from "./engine";
 import { getPhrases } from "./phrases";
 import { getVocabulary } from "./vocabulary";
 
 // The search index a web process loads once it listens (scripts/serve.ts): the
-// vocabulary and phrase mirrors and the encoder, which a first search would
-// otherwise load while its buyer waits (14.8 s at 100k names on a loaded
-// machine). The mirrors are process-wide (mirror.ts), so the route bundles read
-// what this loaded; a search arriving meanwhile waits for the same load, not a second.
+// vocabulary and phrase mirrors, the encoder, and what the first search builds on
+// the mirrors (the vocabulary's matrix and sketches, its inflections), which a
+// first search would otherwise load while its buyer waits (14.8 s at 100k names on
+// a loaded machine). The mirrors are process-wide (mirror.ts), so the route bundles
+// read what this loaded; a search arriving meanwhile waits for the same load, not a
+// second. Each route bundle still reads its own word list and WordNet on its first
+// search (module state, under a second).
 //
 // Readiness (server/observability/readiness.ts) waits for it, up to
 // READY_WAIT_MS: an instance that joins a balanced pool with its index loaded
@@ -38,8 +42,12 @@ export function startSearchWarmUp(db: Db, now: () => number = Date.now): Promise
   if (holder.__pdmSearchWarmth) return holder.__pdmSearchWarmth.done;
   const state: SearchWarmth = { startedAt: now(), settled: false, ms: null, words: 0, phrases: 0, error: null };
   const embedder = getEmbedder();
-  const done = Promise.all([getVocabulary(db, embedder), getPhrases(db, embedder), embedWordsInContext(embedder, ["search"])]).then(
-    ([vocabulary, phrases]) => Object.assign(state, { words: vocabulary.words.size, phrases: phrases.size }),
+  const done = Promise.all([getVocabulary(db, embedder), getPhrases(db, embedder)]).then(
+    // A search's first pass builds the rest: the encoder, the vocabulary's matrix, its inflections.
+    async ([vocabulary, phrases]) => {
+      await runSearch(db, { words: ["fresh", "flowers"], compact: "freshflowers", tld: null, exactName: null }, { environment: "sandbox", limit: 1 });
+      return Object.assign(state, { words: vocabulary.words.size, phrases: phrases.size });
+    },
     (error: unknown) => Object.assign(state, { error: error instanceof Error ? error.message : String(error) }),
   ).then(() => Object.assign(state, { settled: true, ms: now() - state.startedAt }));
   holder.__pdmSearchWarmth = { state, done };
