@@ -7,8 +7,8 @@ import { getVocabulary } from "./vocabulary";
 // The search index a web process loads once it listens (scripts/serve.ts): the
 // vocabulary and phrase mirrors, the encoder, and what the first search builds on
 // the mirrors (the vocabulary's matrix and sketches, its inflections), which a
-// first search would otherwise load while its buyer waits (14.8 s at 100k names on
-// a loaded machine). The mirrors are process-wide (mirror.ts), so the route bundles
+// first search would otherwise load while its buyer waits (bench/search/warm-start.ts
+// at 100k names, load 9-11: a cold first search 70 s; 0.56 s after a 40 s load). The mirrors are process-wide (mirror.ts), so the route bundles
 // read what this loaded; a search arriving meanwhile waits for the same load, not a
 // second. Each route bundle still reads its own word list and WordNet on its first
 // search (module state, under a second).
@@ -21,7 +21,7 @@ import { getVocabulary } from "./vocabulary";
 // and a search waits for the rest of the load. A load that fails is logged and
 // counts as done; searches then load the mirrors themselves, as before.
 
-/** How long readiness waits for the load: four times 100k names' load on the loaded two-core machine. */
+/** How long readiness waits for the load: half again 100k names' load on the loaded two-core machine (40 s). */
 export const READY_WAIT_MS = 60_000;
 
 export interface SearchWarmth {
