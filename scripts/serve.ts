@@ -14,6 +14,8 @@ import next from "next";
 import { tagClientIp } from "@/server/http/client-ip";
 import { requestIdFor } from "@/server/http/request-id";
 import { loadSettingsOrExit } from "@/server/cli/settings";
+import { getDb } from "@/db/client";
+import { startSearchWarmUp } from "@/server/search/warm";
 import { flushRequestLog } from "@/server/services/request-log";
 import { observeRequest } from "@/server/observability/http";
 
@@ -63,7 +65,14 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   console.error(`web server: ${error.code === "EADDRINUSE" ? `port ${port} is already in use` : error.message}`);
   process.exit(1);
 });
-server.listen(port, () => console.log(`web server listening on port ${port}${hops ? ` (trusting ${hops} proxy hop(s))` : ""}`));
+server.listen(port, () => {
+  console.log(`web server listening on port ${port}${hops ? ` (trusting ${hops} proxy hop(s))` : ""}`);
+  // The search index loads once listening (server/search/warm.ts), so no first search waits for it; readiness does, a while.
+  void startSearchWarmUp(getDb()).then(({ error, ms, words, phrases }) => {
+    if (error) console.error(`search index not loaded at start (searches will load it): ${error}`);
+    else console.log(`search index loaded in ${((ms ?? 0) / 1000).toFixed(1)} s: ${words} words, ${phrases} names as phrases`);
+  });
+});
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

@@ -9,8 +9,9 @@ import { createPartnerClient } from "@/server/signing/client";
 
 test("live and ready answer 200; /metrics counts a signed request by its route class", async ({ request, baseURL }) => {
   expect((await request.get("/api/health/live")).status()).toBe(200);
+  // Ready once the search index has loaded after the start (server/search/warm.ts: a few seconds at most for the demo seed).
+  await expect.poll(async () => (await request.get("/api/health/ready")).status(), { timeout: 60_000 }).toBe(200);
   const ready = await request.get("/api/health/ready");
-  expect(ready.status()).toBe(200);
   expect(await ready.json()).toEqual({ status: "ready" });
 
   const client = createPartnerClient({ baseUrl: baseURL!, ...(await getDemoCredential(getDb(), "mor")) });

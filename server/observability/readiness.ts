@@ -3,6 +3,7 @@ import type { Database } from "@/db/client";
 import journal from "@/db/migrations/meta/_journal.json";
 import { schemaStatus } from "@/db/migrate";
 import { describeError } from "@/server/log";
+import { searchLoadingReason } from "@/server/search/warm";
 
 // Readiness (GET /api/health/ready): may this process take traffic? Not while
 // the database is unreachable, nor while migrations this build ships are not
@@ -10,6 +11,9 @@ import { describeError } from "@/server/log";
 // comparison `npm run migrate` makes (db/migrate.ts schemaStatus), with the journal
 // bundled into this build rather than read from a folder beside it. Once a process has seen its migrations applied it stops asking
 // (they are never unapplied); each check is then one `select 1`.
+//
+// A web process is not ready either while it loads its search index, for at
+// most a minute (server/search/warm.ts says why it waits, and why not longer).
 //
 // A database ahead of this build (a newer release migrated it first) is ready:
 // during a rolling deploy the old instances keep serving.
@@ -44,6 +48,8 @@ export async function checkReadiness(db: Database, timeoutMs = READY_TIMEOUT_MS)
     }
     if (migrated.has(db)) await Promise.race([db.execute(sql`select 1`), timeout]);
     else migrated.add(db);
+    const loading = searchLoadingReason();
+    if (loading) return { ready: false, database: "ok", pendingMigrations: [], reason: loading };
     return { ready: true, database: "ok", pendingMigrations: [] };
   } catch (error) {
     return { ready: false, database: "unreachable", pendingMigrations: null, reason: `the database is not answering: ${describeError(error).split("\n", 1)[0]}` };

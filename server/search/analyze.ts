@@ -250,7 +250,7 @@ export async function analyzeWords(
       push(word, null, slip && isKnownWord(slip) ? slip : null);
       continue;
     }
-    if (inWordNet(word)) {
+    if (inWordNet(word) && !agentSlip(mirror, word)) {
       // A word the frequency list lacks but WordNet knows, or whose verb it knows
       // ("installer" -> install) is a word, not a run to cut ("in staller").
       push(word, null);
@@ -355,6 +355,23 @@ const meant = (c: Concept) => c.corrected ?? c.word;
 
 /** A word WordNet holds, as typed or through a base form (6 letters at least: short runs are likelier typos). */
 const inWordNet = (word: string) => word.length >= 6 && /^[a-z]+$/.test(word) && baseForms(word).length > 0;
+
+/**
+ * A word WordNet knows only through the agent-noun rule, one edit from a real
+ * word, is that word misspelt when no verb it could come from is in common use
+ * beside it: "plumer" is plumber (plum is no verb, to plume is rare), while
+ * "installer" is one who installs, not a slip for installed.
+ */
+function agentSlip(mirror: Mirror, word: string): boolean {
+  const bases = baseForms(word);
+  if (!bases.every((b) => b.agent)) return false;
+  const [slip] = memo(mirror, `corrections:${word}`, () => correctWords(mirror, word));
+  const cost = slip === undefined ? undefined : wordCost(slip);
+  if (cost === undefined || editDistance(word, slip as string, 1) > 1) return false;
+  return bases.every((b) => partsOfSpeech(b.lemma).verb === 0 || (wordCost(b.lemma) ?? Infinity) - cost >= RARER_VERB);
+}
+/** How much rarer (in -log p) than the word one edit away a verb must be to make a typed agent noun a slip. */
+const RARER_VERB = 1.5;
 
 /** The inventory's spelling of a word: itself, else its plural ("shoe" -> shoes when only that is listed). */
 function inInventory(mirror: Mirror, word: string): string | null {

@@ -17,7 +17,8 @@ interface UseModel {
   embed(texts: string[]): Promise<number[][]>;
 }
 
-let loading: Promise<UseModel> | undefined;
+/** The loaded model, once per process (globalThis: each route bundle has its own copy of this module). */
+const holder = globalThis as unknown as { __pdmUseLite?: Promise<UseModel> };
 
 async function loadUse(): Promise<UseModel> {
   const { initModel } = requireAtRuntime<typeof import("@energetic-ai/embeddings")>("@energetic-ai/embeddings");
@@ -30,8 +31,8 @@ export const useLiteEmbedder: Embedder = {
   model: USE_LITE_MODEL,
   async embed(texts) {
     if (texts.length === 0) return [];
-    loading ??= loadUse();
-    const model = await loading;
+    holder.__pdmUseLite ??= loadUse();
+    const model = await holder.__pdmUseLite;
     const rows = await model.embed(texts);
     return rows.map((row) => unit(Float32Array.from(row)));
   },

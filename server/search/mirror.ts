@@ -9,14 +9,29 @@ export const toBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, 
 export const fromBytes = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
+ * The mirrors of this process, by name and pool, on globalThis: Next gives each
+ * route bundle its own copy of these modules, so module-level maps would give
+ * public search and the MCP tool a copy of every vector each, and the web
+ * server's warm-up at start (warm.ts, run from scripts/serve.ts) would load one
+ * no route reads.
+ */
+const holder = globalThis as unknown as { __pdmSearchMirrors?: Map<string, { mirrors: WeakMap<object, unknown>; catchingUp: WeakMap<object, Promise<void>> }> };
+const registry = (holder.__pdmSearchMirrors ??= new Map());
+
+/**
  * A mirror per pool (test databases don't mix), new for another encoder model, caught up on
  * each read: after any catch-up under way (never two reading the same rows at once), one that
- * starts now, so a row committed before the read is seen by it.
+ * starts now, so a row committed before the read is seen by it. `name` keeps each kind apart.
  */
-export function mirrorPerPool<M extends { model: string }>(empty: (model: string) => M, catchUp: (db: Db, mirror: M) => Promise<void>) {
-  const mirrors = new WeakMap<object, M>();
+export function mirrorPerPool<M extends { model: string }>(name: string, empty: (model: string) => M, catchUp: (db: Db, mirror: M) => Promise<void>) {
+  let kind = registry.get(name);
+  if (!kind) {
+    kind = { mirrors: new WeakMap(), catchingUp: new WeakMap() };
+    registry.set(name, kind);
+  }
+  const mirrors = kind.mirrors as WeakMap<object, M>;
   /** The last catch-up queued per mirror. */
-  const catchingUp = new WeakMap<M, Promise<void>>();
+  const catchingUp = kind.catchingUp;
   return async function read(db: Db, model: string): Promise<M> {
     const key = ("$client" in db ? db.$client : db) as object;
     let mirror = mirrors.get(key);

@@ -130,7 +130,7 @@ const emptyMirror = (model: string): PhraseMirror => ({
   lastId: 0, model, size: 0, dim: 0, labels: [], rowOf: new Map(), codes: new Int8Array(0), scales: new Float32Array(0), sketches: new Int32Array(0), mean: null, width: 0,
 });
 
-const readPhrases = mirrorPerPool(emptyMirror, catchUp);
+const readPhrases = mirrorPerPool("phrases", emptyMirror, catchUp);
 
 /** The phrase mirror as of now (new rows read in id order, in pages), keyed by the pool. */
 export function getPhrases(db: Db, embedder: Embedder = getEmbedder()): Promise<PhraseMirror> {

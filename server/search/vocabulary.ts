@@ -95,6 +95,11 @@ interface Mirror {
   inflections: Map<string, string[]>;
   /** Words arrived since `inflections` was last brought up to date (it is, lazily, on the next lookup). */
   uninflected: string[];
+  /**
+   * The vectors as one matrix (matrixOf), built on first use; on the mirror, not in a map of
+   * this module, so every route bundle and the start-up load (warm.ts) share it.
+   */
+  matrix?: VectorMatrix;
 }
 
 const emptyMirror = (model: string): Mirror => ({ lastId: 0, model, words: new Map(), byLength: new Map(), sorted: null, inflections: new Map(), uninflected: [] });
@@ -141,7 +146,7 @@ let CATCH_UP_PAGE = 10_000;
 export function setCatchUpPageForTests(rows: number): void {
   CATCH_UP_PAGE = rows;
 }
-const readVocabulary = mirrorPerPool(emptyMirror, catchUp);
+const readVocabulary = mirrorPerPool("vocabulary", emptyMirror, catchUp);
 
 /** The vocabulary as of now (the new rows read in id order, in pages). Keyed by the pool so test databases don't mix. */
 export function getVocabulary(db: Db, embedder: Embedder = getEmbedder()): Promise<Mirror> {
@@ -209,36 +214,51 @@ function letterCounts(word: string, into: Int32Array): Int32Array {
 const candidateCounts = new Int32Array(26);
 
 /**
- * True when `candidate` cannot be within `max` edits of the word whose letter
- * counts are `counts`: each edit changes the counts by at most 2 in total
- * (a substitution), so a total difference above 2 * max rules it out.
+ * How far apart the letters of `candidate` and of the word whose letter counts
+ * are `counts` are, ignoring order: each edit changes the counts by at most 2 in
+ * total (a substitution), so above 2 * max edits rules a candidate out before
+ * the distance table; a transposition changes nothing, a dropped letter 1.
  */
-function tooFar(counts: Int32Array, candidate: string, max: number): boolean {
+function letterDifference(counts: Int32Array, candidate: string): number {
   let diff = 0;
   const seen = letterCounts(candidate, candidateCounts);
   for (let c = 0; c < 26; c++) diff += Math.abs(seen[c]! - counts[c]!);
-  return diff > 2 * max;
+  return diff;
 }
 
 /**
+ * From this many letters, a word with exactly the letters typed, two edits away,
+ * is a slip too: letters swapped over a distance ("bycicle" -> bicycle), which a
+ * one-edit limit misses. It ranks behind every one-edit candidate.
+ */
+const SWAPPED_MIN = 5;
+
+/**
  * What a misspelt word most likely meant: the closest word of the vocabulary or
- * of the frequency list (used often enough: see commonWordsOfLength), within distance 1 from 4 letters and 2 from 8. A changed
- * first letter counts half an edit more (people rarely miss the first letter:
- * "acounting" is accounting, not counting; the common words looked at are those
- * with the typed first letter); ties go to a word some name holds,
- * then to the commoner. Up to two answers when the best two are equally close
- * ("photograpy": photograph, photography), best first; none for a known word.
+ * of the frequency list (used often enough: see commonWordsOfLength), within
+ * distance 1 from 4 letters and 2 from 8 (and the very letters typed two edits
+ * away from SWAPPED_MIN). A changed first letter counts half an edit more (people
+ * rarely miss the first letter: "acounting" is accounting, not counting; the
+ * common words looked at are those with the typed first letter); ties go to the
+ * word nearer the letters typed ("resturaunt": restaurant, not restraint; a
+ * transposition before a letter dropped or added, before a wrong letter), then
+ * to a word some name holds, then to the commoner. Up to two answers when the
+ * best two are equally close both ways ("photograpy": photograph, photography),
+ * best first; none for a known word.
  */
 export function correctWords(mirror: Mirror, word: string, { common = true }: { common?: boolean } = {}): string[] {
   if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
-  const found: { word: string; distance: number; listed: boolean; cost: number }[] = [];
+  const swapped = word.length >= SWAPPED_MIN ? 2 : max;
+  const found: { word: string; distance: number; letters: number; listed: boolean; cost: number }[] = [];
   const counts = letterCounts(word, new Int32Array(26));
   const consider = (candidate: string, listed: boolean) => {
-    if (tooFar(counts, candidate, max)) return;
-    const d = editDistance(word, candidate, max);
-    if (d > max) return;
-    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), listed, cost: wordCost(candidate) ?? 99 });
+    const letters = letterDifference(counts, candidate);
+    const allowed = letters === 0 ? swapped : max;
+    if (letters > 2 * allowed) return;
+    const d = editDistance(word, candidate, allowed);
+    if (d > allowed) return;
+    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), letters, listed, cost: wordCost(candidate) ?? 99 });
   };
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
@@ -247,11 +267,12 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
       if (!mirror.words.has(candidate)) consider(candidate, false);
     }
   }
-  found.sort((a, b) => a.distance - b.distance || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
+  found.sort((a, b) => a.distance - b.distance || a.letters - b.letters || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
   const [best, second] = found;
   if (!best) return [];
-  return second && second.distance === best.distance && second.word !== best.word ? [best.word, second.word] : [best.word];
+  return second && second.distance === best.distance && second.letters === best.letters && second.word !== best.word ? [best.word, second.word] : [best.word];
 }
+
 /** Words shorter than this are corrected to the vocabulary only: a short brand is too often one edit from some word. */
 const CORRECT_TO_COMMON_MIN = 6;
 
@@ -493,11 +514,8 @@ interface Sketches {
   sample: number[];
   width: number;
 }
-const sketchCache = new WeakMap<VectorMatrix, Sketches>();
-
 function sketchesOf(matrix: VectorMatrix): Sketches {
-  const cached = sketchCache.get(matrix);
-  if (cached) return cached;
+  if (matrix.sketches) return matrix.sketches;
   const { words, data, dim } = matrix;
   const n = words.length;
   const mean = new Float32Array(dim);
@@ -508,9 +526,8 @@ function sketchesOf(matrix: VectorMatrix): Sketches {
   const step = Math.max(1, n / SAMPLE);
   const sample: number[] = [];
   for (let x = 0; x < n; x += step) sample.push(Math.floor(x));
-  const built = { mean, sketches, sample, width };
-  sketchCache.set(matrix, built);
-  return built;
+  matrix.sketches = { mean, sketches, sample, width };
+  return matrix.sketches;
 }
 
 /**
@@ -525,13 +542,13 @@ interface VectorMatrix {
   words: string[];
   data: Float32Array;
   dim: number;
+  /** Built on first use (sketchesOf). */
+  sketches?: Sketches;
 }
-const matrices = new WeakMap<Mirror, VectorMatrix>();
 
 function matrixOf(mirror: Mirror): VectorMatrix {
   const version = `${mirror.lastId}:${mirror.words.size}`;
-  const cached = matrices.get(mirror);
-  if (cached?.version === version) return cached;
+  if (mirror.matrix?.version === version) return mirror.matrix;
   const entries = [...mirror.words.values()].filter((e): e is VocabularyEntry & { vector: Float32Array } => (e.vector?.length ?? 0) > 0);
   // One model's vectors share a length; a stray of another length (none in practice) is left out.
   const dim = entries[0]?.vector.length ?? 0;
@@ -541,9 +558,8 @@ function matrixOf(mirror: Mirror): VectorMatrix {
     data.set(entry.vector, i * dim);
     entry.vector = data.subarray(i * dim, (i + 1) * dim);
   });
-  const matrix = { version, words: rows.map((e) => e.word), data, dim };
-  matrices.set(mirror, matrix);
-  return matrix;
+  mirror.matrix = { version, words: rows.map((e) => e.word), data, dim };
+  return mirror.matrix;
 }
 
 /** A mirror holding just these words (vectors optional): unit tests of correction and neighbours. */

@@ -46,10 +46,19 @@ describe("spelling correction", () => {
     assert.deepEqual(correctWords(names, "jewlery"), ["jewelry"], "a transposition, to a word of the frequency list");
     assert.deepEqual(correctWords(names, "acounting"), ["accounting"], "counting drops the first letter: less likely");
     assert.deepEqual(correctWords(names, "busness"), ["business"], "a word some name holds");
-    assert.deepEqual(correctWords(names, "photograpy").sort(), ["photograph", "photography"], "equally close: both");
+    assert.deepEqual(correctWords(names, "photograpy"), ["photography"], "a letter left out before a wrong one (photograph)");
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["store", "story"]), "stor").sort(), ["store", "story"], "equally close: both");
     assert.deepEqual(correctWords(names, "jewlery", { common: false }), [], "the vocabulary only");
     assert.deepEqual(correctWords(names, "zorvia"), [], "a brandable is no misspelt word");
     assert.equal(correctWord(names, "acounting"), "counting", "correctWord answers from the names' words only");
+  });
+  it("prefers the word nearer the letters typed, and reaches letters swapped over a distance", () => {
+    const names = getVocabularyMirrorForTests(["restraint", "restaurant", "bicycle", "bicker"]);
+    // Both two edits away; restaurant has the letters typed but one (a u for an a), restraint three apart.
+    assert.deepEqual(correctWords(names, "resturaunt"), ["restaurant"]);
+    assert.deepEqual(correctWords(names, "bycicle"), ["bicycle"], "the very letters typed, two edits away");
+    assert.deepEqual(correctWords(names, "bycikle"), [], "two edits, not the same letters: too far for seven letters");
+    assert.deepEqual(correctWords(names, "bicekr"), ["bicker"], "a one-edit word before any swapped one");
   });
 });
 
@@ -80,6 +89,12 @@ describe("query words", () => {
       (await analyzeWords(getVocabularyMirrorForTests(vocabulary), [typed], noMeaning)).map((c) => [c.word, c.corrected]);
     assert.deepEqual(await words("defispot", ["defi", "spot", "despot"]), [["defi", null], ["spot", null]]);
     assert.deepEqual(await words("lawyerr", ["law", "lawyer"]), [["lawyerr", "lawyer"]]);
+  });
+
+  it("reads a word WordNet knows only as an agent noun of a rare verb, one edit from a real word, as that word misspelt", async () => {
+    const words = async (typed: string) => (await analyzeWords(getVocabularyMirrorForTests(["plumber", "installed"]), [typed], noMeaning)).map((c) => c.corrected ?? c.word);
+    assert.deepEqual(await words("plumer"), ["plumber"], "plum is no verb, to plume rare beside plumber");
+    assert.deepEqual(await words("installer"), ["installer"], "one who installs, not a slip for installed");
   });
 
   it("splits an unknown run into words, but keeps a mostly unknown one whole", async () => {
