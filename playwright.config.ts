@@ -35,7 +35,10 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: "list",
-  timeout: 60_000,
+  // A spec is a whole scenario (sign-up, a few pages, accessibility scans, screenshots at two
+  // widths): about 20-60 s on a quiet 2-core machine, up to twice that on a slower one running
+  // two browsers, the server, PostgreSQL and the seed's phrase embedding at once.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   use: {
     baseURL,

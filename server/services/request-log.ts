@@ -72,22 +72,32 @@ export function logRequest(entry: RequestLogEntry): void {
 }
 
 /**
- * One INSERT ... SELECT FROM unnest(...) with one array parameter per column:
- * twelve parameters whatever the batch size, so neither the query builder nor
- * PostgreSQL's parser does per-row work (a 500-row VALUES list has 6,000).
+ * One INSERT ... SELECT FROM json_populate_recordset: the batch travels as one JSON
+ * parameter, each field read as its column's type, whatever the batch size, so
+ * neither the query builder nor PostgreSQL's parser does per-row work (a 500-row
+ * VALUES list has 6,000 parameters). Arrays would depend on the driver having
+ * fetched the array types on the connection first, which a freshly opened one
+ * may not have: then the array went as its comma-joined text (22P02).
  */
 async function insertBatch(db: Database, batch: RequestLogEntry[]): Promise<void> {
-  const sql = db.$client;
-  // Text arrays (type 25) cast in SQL: the pool does not fetch type OIDs, so arrays say what they hold.
-  const column = (pick: (entry: RequestLogEntry) => string | number | null) => sql.array(batch.map(pick) as string[], 25);
-  await sql`
+  const rows = batch.map((e) => ({
+    request_id: e.requestId,
+    partner_id: e.partnerId,
+    environment: e.environment,
+    key_id: e.keyId,
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    error_code: e.errorCode,
+    latency_ms: e.latencyMs,
+    client_ip: e.clientIp,
+    debug: e.debug ?? null,
+    created_at: e.createdAt.toISOString(),
+  }));
+  await db.$client`
     insert into request_log (request_id, partner_id, environment, key_id, method, path, status, error_code, latency_ms, client_ip, debug, created_at)
-    select * from unnest(
-      ${column((e) => e.requestId)}::text[], ${column((e) => e.partnerId)}::text[], ${column((e) => e.environment)}::text[]::environment[],
-      ${column((e) => e.keyId)}::text[], ${column((e) => e.method)}::text[], ${column((e) => e.path)}::text[],
-      ${column((e) => String(e.status))}::text[]::int[], ${column((e) => e.errorCode)}::text[], ${column((e) => String(e.latencyMs))}::text[]::int[],
-      ${column((e) => e.clientIp)}::text[], ${column((e) => (e.debug ? JSON.stringify(e.debug) : null))}::text[]::jsonb[],
-      ${column((e) => e.createdAt.toISOString())}::text[]::timestamptz[])`;
+    select request_id, partner_id, environment, key_id, method, path, status, error_code, latency_ms, client_ip, debug, created_at
+    from json_populate_recordset(null::request_log, ${JSON.stringify(rows)}::json)`;
 }
 
 /** Writes everything waiting (tests and shutdown call it; the timer does otherwise). */
