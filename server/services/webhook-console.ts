@@ -16,6 +16,7 @@ import {
   generateWebhookSecret,
   getWebhookEndpointOrThrow,
   saveWebhookEndpoint,
+  wakeWorkers,
   webhookSecretContext,
   type EndpointOwner,
   type WebhookEndpointRow,
@@ -158,7 +159,7 @@ export async function sendTestEvent(db: Database, input: EndpointOwner & { type:
     await recordAudit(tx, actor, { action: "webhook_endpoint.test_event_sent", targetType: "event", targetId: row.id, partnerId: input.partnerId, environment: input.environment, data: { type: input.type } });
     return row;
   });
-  await db.execute(sql`select pg_notify('pdm_events', '')`);
+  await wakeWorkers(db);
   return serializeEvent(event);
 }
 
@@ -284,7 +285,7 @@ export async function resendFailed(db: Database, input: EndpointOwner & { from: 
     ...input,
     data: { from: input.from.toISOString(), to: input.to.toISOString(), resent },
   });
-  if (resent > 0) await db.execute(sql`select pg_notify('pdm_events', '')`);
+  if (resent > 0) await wakeWorkers(db);
   return { resent };
 }
 
@@ -386,7 +387,7 @@ export async function enableEndpoint(db: Database, input: EndpointOwner & { rese
     await recordAudit(tx, actor, { action: "webhook_endpoint.enabled", targetType: "webhook_endpoint", targetId: before.id, ...input, data: { resend: input.resend, resent } }, now);
     return { endpoint: serializeConsoleEndpoint(row!), resent };
   });
-  if (enabled.resent > 0) await db.execute(sql`select pg_notify('pdm_events', '')`);
+  if (enabled.resent > 0) await wakeWorkers(db);
   return enabled;
 }
 

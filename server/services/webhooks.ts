@@ -167,7 +167,8 @@ export function serializeWebhookEndpoint(row: WebhookEndpointRow) {
 
 const deliveryIdFor = (eventId: string, endpointId: string) => `whd_${eventId.slice(4)}_${endpointId.slice(3)}`;
 
-async function wakeWorkers(db: Db) {
+/** Wakes the delivery workers (LISTEN pdm_events): a delivery was queued outside the sequencer. */
+export async function wakeWorkers(db: Db) {
   await db.execute(sql`select pg_notify('pdm_events', '')`);
 }
 
