@@ -221,11 +221,6 @@ export async function recordAttempts(db: Database, records: readonly AttemptReco
   return new Set(moved.map((row) => row.id));
 }
 
-/** One attempt: see recordAttempts. False when the claim no longer owned the row. */
-export async function recordAttempt(db: Database, record: AttemptRecord): Promise<boolean> {
-  return (await recordAttempts(db, [record])).has(record.deliveryId);
-}
-
 export interface AttemptLog {
   /** Queues a record; a statement takes every queued record once the one in flight is done. */
   add(record: AttemptRecord): void;
