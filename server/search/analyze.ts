@@ -3,7 +3,6 @@ import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { antonyms, baseForms, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
-import { gloveNeighbours, gloveSimilarity } from "./glove";
 
 // Query understanding beyond parsing: each query word becomes a concept with
 // weighted alternatives (its segments, a spelling correction against the
@@ -151,22 +150,6 @@ const ING_FORM_WEIGHT = 0.7;
 /** Partial-word matches looked up per query word (the typed word as a prefix). */
 const PREFIXED_WORDS = 4;
 const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
-
-const tuned = (name: string, fallback: number) => Number(process.env[`TUNE_${name}`] ?? fallback);
-const GLOVE_MODE = process.env.TUNE_GLOVE_MODE ?? "off";
-const GLOVE_K = tuned("GLOVE_K", 6);
-const GLOVE_MIN_Z = tuned("GLOVE_MIN_Z", 4.5);
-const GLOVE_KNOWN_MIN_Z = tuned("GLOVE_KNOWN_MIN_Z", 5.5);
-const GLOVE_WEIGHT = tuned("GLOVE_WEIGHT", 0.9);
-const GLOVE_AGREE = tuned("GLOVE_AGREE", 0.3);
-const GLOVE_DISAGREE_FACTOR = tuned("GLOVE_DISAGREE_FACTOR", 0.8);
-
-/** The vocabulary's real words (those with a vector in context). */
-function realWords(mirror: Mirror): string[] {
-  const out: string[] = [];
-  for (const entry of mirror.words.values()) if (entry.vector) out.push(entry.word);
-  return out;
-}
 
 const queryVectors = new Map<string, Float32Array>();
 const QUERY_CACHE = 20_000;
@@ -333,30 +316,12 @@ export async function analyzeWords(
       const topZ = neighbours[0]?.z ?? 0;
       // The encoder puts opposites close ("cheap" -> expensive, pricey): they are no meaning of the word.
       const opposite = antonyms(meant(concept));
-      const glove = GLOVE_MODE === "off" ? [] : memo(mirror, `glove:${meant(concept)}`, () =>
-        gloveNeighbours(mirror, `${mirror.lastId}:${mirror.words.size}`, () => realWords(mirror), meant(concept), GLOVE_K, known ? GLOVE_KNOWN_MIN_Z : GLOVE_MIN_Z, carriesMeaning),
-      );
-      const gloveTop = glove[0]?.z ?? 0;
-      const byGlove = new Map(glove.map((n) => [n.word, Math.max(SEMANTIC_MIN_WEIGHT, GLOVE_WEIGHT - SEMANTIC_Z_STEP * (gloveTop - n.z))]));
-      if (GLOVE_MODE !== "replace") {
-        for (const { word, z } of neighbours) {
-          if (concept.terms.has(word) || opposite.has(word) || opposite.has(word.replace(/s$/, ""))) continue;
-          let closeness = Math.max(SEMANTIC_MIN_WEIGHT, SEMANTIC_WEIGHT - SEMANTIC_Z_STEP * (topZ - z));
-          if (GLOVE_MODE === "agree" || GLOVE_MODE === "add") {
-            const similarity = gloveSimilarity(meant(concept), word);
-            if (similarity !== null && similarity < GLOVE_AGREE) closeness *= GLOVE_DISAGREE_FACTOR;
-            if (byGlove.has(word)) closeness = Math.min(SEMANTIC_WEIGHT, closeness + AGREEMENT_BONUS);
-          }
-          // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
-          const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
-          concept.semantic.set(word, weight);
-        }
-      }
-      if (GLOVE_MODE === "add" || GLOVE_MODE === "replace") {
-        for (const [word, closeness] of byGlove) {
-          if (concept.terms.has(word) || concept.semantic.has(word) || opposite.has(word) || opposite.has(word.replace(/s$/, ""))) continue;
-          concept.semantic.set(word, known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness);
-        }
+      for (const { word, z } of neighbours) {
+        if (concept.terms.has(word) || opposite.has(word) || opposite.has(word.replace(/s$/, ""))) continue;
+        const closeness = Math.max(SEMANTIC_MIN_WEIGHT, SEMANTIC_WEIGHT - SEMANTIC_Z_STEP * (topZ - z));
+        // A word of the inventory is mostly wanted as itself: its neighbours only fill in.
+        const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * closeness : closeness;
+        concept.semantic.set(word, weight);
       }
     }
     const phraseVector = phrase ? vectors.get(phrase) : undefined;

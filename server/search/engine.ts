@@ -5,7 +5,6 @@ import { analyzeWords, embedInContext, subjectPhrase, type Concept } from "./ana
 import { priceFit } from "./budget";
 import { getEmbedder } from "./embedder";
 import { isKnownWord, normalizeText } from "./text";
-import { gloveSimilarity } from "./glove";
 import { getPhrases, labelSimilarity, nearestLabels, similarityStats, type NearLabel } from "./phrases";
 import { editDistance, getVocabulary } from "./vocabulary";
 
@@ -80,8 +79,6 @@ const PHRASE_Z0 = tune("PHRASE_Z0", 4);
 const PHRASE_Z1 = tune("PHRASE_Z1", 6.5);
 /** Every candidate gains this much times its closeness to the subject (a tie-break among names of equal coverage). */
 const PHRASE_BONUS = tune("PHRASE_BONUS", 0.1);
-const GLOVE_SOFT = tune("GLOVE_SOFT", 0);
-const GLOVE_SOFT_WEIGHT = tune("GLOVE_SOFT_WEIGHT", 0.7);
 
 /** How near a candidate is to the query's subject as a phrase, in [0, 1] (see PHRASE_SCORE); 0 without one. */
 export interface PhraseContext {
@@ -452,16 +449,6 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
     if (best === 0 && concept.word.length >= 3) {
       const prefixed = tokens.find((t) => t.startsWith(concept.word));
       if (prefixed) [best, bestTerm] = [0.75, prefixed];
-    }
-    if (best === 0 && GLOVE_SOFT > 0 && importance > 0.2) {
-      // No word of the concept: a name word GloVe puts close to it counts for part of it.
-      const meant = concept.corrected ?? concept.word;
-      for (const t of tokens) {
-        const similarity = gloveSimilarity(meant, t) ?? 0;
-        if (similarity < GLOVE_SOFT) continue;
-        const weight = GLOVE_SOFT_WEIGHT * similarity;
-        if (weight > best) [best, bestTerm] = [weight, t];
-      }
     }
     if (bestTerm) used.add(bestTerm);
     if (best > 0) anyMatch = true;

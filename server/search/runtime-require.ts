@@ -9,8 +9,3 @@ import path from "node:path";
 export function requireAtRuntime<T>(id: string): T {
   return createRequire(path.join(process.cwd(), "package.json"))(id) as T;
 }
-
-/** Where `requireAtRuntime(id)` would load from (a package's file read without loading it). */
-export function resolveAtRuntime(id: string): string {
-  return createRequire(path.join(process.cwd(), "package.json")).resolve(id);
-}
