@@ -1,9 +1,14 @@
 // Database round trips per signed request, per route: each route handler is called
 // in-process (the same gate and services as the server) with a pool that counts the
-// statements it sends. Prints the count per request and one request's statements.
+// statements it sends, and the writes to the database's sockets: a write is a round
+// trip, since each is answered before the next goes (postgres.js sends a statement
+// with parameters that is not prepared on its connection in two: Parse and Describe
+// first, to learn the parameters' types, then Bind and Execute). Prints the counts per
+// request and one request's statements.
 //   npx tsx bench/round-trips.ts        BENCH_REQUESTS (default 40) per route
 // CREDENTIAL_CACHE=false shows the figures without the credential cache.
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { sql } from "drizzle-orm";
 import { closeDb, createPool, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
@@ -17,6 +22,16 @@ import type { RouteHandler } from "@/server/http/partner-route";
 const perRoute = Number(process.env.BENCH_REQUESTS ?? 40);
 process.env.DATABASE_URL ??= await ensureDatabase();
 await migrateDatabase(process.env.DATABASE_URL);
+
+// Writes to the database's sockets while a request runs (the request log's flush runs between requests).
+const databasePort = Number(new URL(process.env.DATABASE_URL).port || 5432);
+let writes = 0;
+let counting = false;
+const write = net.Socket.prototype.write;
+net.Socket.prototype.write = function (this: net.Socket, ...args: unknown[]) {
+  if (counting && this.remotePort === databasePort) writes++;
+  return (write as (...a: unknown[]) => boolean).apply(this, args);
+} as typeof write;
 
 // The process's pool (db/client.ts keeps it on globalThis), replaced by one that counts.
 let statements: string[] = [];
@@ -63,7 +78,7 @@ const routes: [string, () => Promise<void>][] = [
 ];
 
 console.log(`round trips per signed request (${perRoute} requests per route, credential cache ${process.env.CREDENTIAL_CACHE ?? "on"})`);
-console.log("| route | statements per request | of which BEGIN/COMMIT |\n|---|---|---|");
+console.log("| route | statements per request | of which transaction control | round trips (socket writes) |\n|---|---|---|---|");
 const samples: [string, string[]][] = [];
 for (const [title, run] of routes) {
   await run(); // warm: route bundles, prepared statements, the credential cache
@@ -71,15 +86,19 @@ for (const [title, run] of routes) {
   await new Promise((resolve) => setTimeout(resolve, 300)); // the cache's listener confirms itself
   let total = 0;
   let txControl = 0;
+  writes = 0;
   for (let i = 0; i < perRoute; i++) {
     statements = [];
+    counting = true;
     await run();
+    counting = false;
+    await flushRequestLog();
     const counted = statements.filter((s) => !s.startsWith("insert into request_log"));
     total += counted.length;
     txControl += counted.filter((s) => /^(begin|commit|rollback|savepoint|release)/i.test(s)).length;
     if (i === perRoute - 1) samples.push([title, counted]);
   }
-  console.log(`| ${title} | ${(total / perRoute).toFixed(2)} | ${(txControl / perRoute).toFixed(2)} |`);
+  console.log(`| ${title} | ${(total / perRoute).toFixed(2)} | ${(txControl / perRoute).toFixed(2)} | ${(writes / perRoute).toFixed(2)} |`);
 }
 for (const [title, list] of samples) {
   console.log(`\n${title}:`);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
+import { executePrepared } from "@/db/compiled";
 import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from "@/server/contracts/orders";
@@ -91,13 +92,13 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
     returning 1 as claimed`;
 
   const outcome = await db.transaction(async (tx) => {
-    const claimed = await tx.execute(claim).catch((error: unknown) => {
+    const claimed = await executePrepared(tx, claim).catch((error: unknown) => {
       throw isLockTimeout(error) ? inProgress() : error;
     });
 
     if (claimed.length === 0) {
       // Someone committed this key first (we waited for them if they were still running).
-      const [row] = await tx.execute<KeyRow>(sql`
+      const [row] = await executePrepared<KeyRow>(tx, sql`
         select fingerprint, state, response_status, response_body #>> '{}' as response_body
         from idempotency_keys where ${where}`);
       if (!row || row.state !== "completed" || row.response_status === null || row.response_body === null) throw inProgress();
@@ -122,7 +123,7 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
       status = error.status;
       text = JSON.stringify(errorBody(error, input.requestId));
     }
-    await tx.execute(sql`
+    await executePrepared(tx, sql`
       update idempotency_keys set state = 'completed', response_status = ${status}, response_body = to_jsonb(${text}::text)
       where ${where}`);
     return { status, text, replayed: false };

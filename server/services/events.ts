@@ -1,5 +1,6 @@
 import { and, asc, desc as descending, eq, gt, gte, isNotNull, isNull, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Db } from "@/db/client";
+import { executePrepared } from "@/db/compiled";
 import { events, type Environment } from "@/db/schema";
 import { advisoryLocks } from "@/db/locks";
 import { clock } from "@/server/clock";
@@ -60,13 +61,15 @@ export async function sequenceEvents(db: Db, batch = 5000): Promise<number> {
   const [waiting] = await db.execute<{ one: number }>(sql`select 1 as one from events where seq is null limit 1`);
   if (!waiting) return 0;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`);
+    await executePrepared(tx, sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`);
     // Within a batch, transaction order first: a transaction that writes after
     // another committed has a larger xid, so events recorded one after another
     // keep their order even inside one millisecond (created_at cannot tell them
     // apart and the id's low bits are random) and whatever tests do to the clock.
     // age() is wraparound-safe.
-    const rows = await tx.execute<{ count: number }>(sql`
+    const rows = await executePrepared<{ count: number }>(
+      tx,
+      sql`
       with pending as (
         select id, row_number() over (order by age(xmin) desc, created_at, id) as rn
         from events where seq is null
@@ -85,7 +88,8 @@ export async function sequenceEvents(db: Db, batch = 5000): Promise<number> {
         join webhook_endpoints w on w.partner_id = s.partner_id and w.environment = s.environment and w.active
         on conflict do nothing
       )
-      select count(*)::int as count from sequenced`);
+      select count(*)::int as count from sequenced`,
+    );
     return rows[0]?.count ?? 0;
   });
 }

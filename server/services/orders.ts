@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, is, lt, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { rowFromJson } from "@/db/rows";
-import { compiledStatement } from "@/db/compiled";
+import { compiledStatement, executePrepared } from "@/db/compiled";
 import { auditLog, domains, events, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
@@ -74,7 +74,7 @@ export async function createOrder(db: Db, input: CreateOrderInput): Promise<Orde
   const created = inTransaction(db, async (tx) => {
     const listing = await lockListing(tx, { environment: input.environment, name });
     if (listing.status !== "listed") throw unavailable(name, listing.status);
-    const [state] = await tx.execute<{ held: boolean; bps: number | null; quote_order_id: string | null; quote_found: boolean }>(sql`
+    const [state] = await executePrepared<{ held: boolean; bps: number | null; quote_order_id: string | null; quote_found: boolean }>(tx, sql`
       select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held,
         (select p.sale_commission_bps from partners p where p.id = ${input.partnerId}) as bps,
         q.order_id as quote_order_id, q.id is not null as quote_found
@@ -188,9 +188,12 @@ const saleWrites = compiledStatement<
 /**
  * Runs `fn` in `db`'s transaction when it already is one (no savepoint: the
  * caller owns rollback, e.g. the idempotency step), else in a new transaction.
+ * Drizzle's `is`, not `instanceof`: a production build gives each route bundle its
+ * own copy of drizzle-orm's classes, so there the transaction was never recognised
+ * and every order paid a savepoint and its release (two round trips).
  */
 function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db instanceof PgTransaction ? fn(db) : db.transaction(fn);
+  return is(db, PgTransaction) ? fn(db) : db.transaction(fn);
 }
 
 function checkQuoteRow(quote: QuoteClaims, state: { quote_found: boolean; quote_order_id: string | null }): void {

@@ -1,6 +1,8 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { compiledStatement, executePrepared } from "@/db/compiled";
+import { rowFromJson } from "@/db/rows";
 import type { Db } from "@/db/client";
-import { domains, quotes, type Environment } from "@/db/schema";
+import { quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { QUOTE_TTL_MINUTES } from "@/server/contracts/orders";
 import { AppError } from "@/server/errors";
@@ -74,13 +76,14 @@ export interface LockedListing {
  * holder of the lock committed.
  */
 export async function lockListing(db: Db, input: { environment: Environment; name: string }): Promise<LockedListing> {
-  const [listing] = await db
-    .select({ id: domains.id, name: domains.name, status: domains.status, priceCents: domains.priceCents, currency: domains.currency })
-    .from(domains)
-    .where(and(eq(domains.environment, input.environment), eq(domains.name, input.name), ne(domains.status, "removed")))
-    .for("update");
-  if (!listing) throw new AppError("not_found", `${input.name} is not listed`);
-  return listing;
+  // Sent prepared (one parse and plan per connection): every quote and order starts here.
+  const [row] = await executePrepared<Omit<LockedListing, "priceCents"> & { price_cents: string }>(db, sql`
+    select id, name, status, price_cents, currency from domains
+    where environment = ${input.environment} and name = ${input.name} and status <> 'removed'
+    for update`);
+  if (!row) throw new AppError("not_found", `${input.name} is not listed`);
+  // bigint arrives as text from the driver; money fits a double exactly (columns.ts).
+  return { id: row.id, name: row.name, status: row.status, priceCents: Number(row.price_cents), currency: row.currency };
 }
 
 export function unavailable(name: string, status: LockedListing["status"]): AppError {
@@ -126,7 +129,8 @@ export async function createQuote(db: Db, input: CreateQuoteInput): Promise<Crea
     if (listing.status !== "listed") throw unavailable(name, listing.status);
     const now = clock.now();
     // The hold check and the open-quote count in one round trip.
-    const [hold] = await tx.execute<{ held: boolean; open: number; first_expiry: string | null }>(
+    const [hold] = await executePrepared<{ held: boolean; open: number; first_expiry: string | null }>(
+      tx,
       sql`select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held, o.open, o.first_expiry
           from (select count(*)::int as open, min(expires_at)::text as first_expiry from (
             select expires_at from quotes where partner_id = ${input.partnerId} and environment = ${input.environment}
@@ -135,9 +139,8 @@ export async function createQuote(db: Db, input: CreateQuoteInput): Promise<Crea
     );
     if (hold?.held) throw unavailable(name, "reserved");
     if (hold && hold.open >= MAX_OPEN_QUOTES) throw tooManyQuotes(hold.first_expiry, now);
-    const [row] = await tx
-      .insert(quotes)
-      .values({
+    const [written] = await quoteInsert(tx, {
+      quote: {
         id: newId("quote", now.getTime()),
         partnerId: input.partnerId,
         environment: input.environment,
@@ -147,12 +150,18 @@ export async function createQuote(db: Db, input: CreateQuoteInput): Promise<Crea
         currency: listing.currency,
         expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
         createdAt: now,
-      })
-      .returning();
-    if (!row) throw new Error("quote insert returned no row");
+      },
+    });
+    if (!written) throw new Error("quote insert returned no row");
+    const row = rowFromJson(quotes, written.quote);
     return { row, token: quoteToken(row) };
   });
 }
+
+/** The quote's insert, compiled once and sent prepared (db/compiled.ts): one round trip, not two. */
+const quoteInsert = compiledStatement<{ quote: typeof quotes.$inferInsert }, { quote: Record<string, unknown> }>(
+  (db, p) => sql`with q as (${db.insert(quotes).values(p.quote).returning().getSQL()}) select row_to_json(q) as quote from q`,
+);
 
 export function quoteToken(row: QuoteRow): string {
   return encodeQuoteToken({

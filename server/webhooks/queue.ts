@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { executePrepared } from "@/db/compiled";
 import type { EventRow } from "@/server/services/events";
 
 // The delivery queue in webhook_deliveries, as the worker uses it.
@@ -55,10 +56,15 @@ export interface ClaimedRun {
 }
 
 const iso = (d: Date) => d.toISOString();
-const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+/**
+ * A list of ids as one parameter (a JSON array), so a statement's text does not change
+ * with the list's length and it can be sent prepared (db/compiled.ts executePrepared):
+ * the worker's statements run for every run of deliveries.
+ */
+const list = (values: readonly string[]) => sql`select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)`;
 
 function partnerFilter(alias: string, partnerIds: readonly string[] | undefined): SQL {
-  return partnerIds ? sql`and ${sql.raw(alias)}.partner_id in (${list(partnerIds.length ? partnerIds : [""])})` : sql``;
+  return partnerIds ? sql`and ${sql.raw(alias)}.partner_id in (${list(partnerIds)})` : sql``;
 }
 
 /** Claims up to `maxEndpoints` runs of due deliveries; an empty list when nothing is due. */
@@ -68,7 +74,7 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
   return db.transaction(async (tx) => {
     // Endpoints with due work and no live lease, most overdue first; another
     // worker claiming for the same endpoint holds its row, so it is skipped.
-    const endpoints = await tx.execute<{
+    const endpoints = await executePrepared<{
       id: string;
       partner_id: string;
       environment: "sandbox" | "live";
@@ -76,7 +82,9 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
       secret_sealed: string;
       previous_secret_sealed: string | null;
       failing: boolean;
-    }>(sql`
+    }>(
+      tx,
+      sql`
       select w.id, w.partner_id, w.environment, w.url, w.secret_sealed,
              case when w.previous_secret_expires_at > ${now}::timestamptz then w.previous_secret_sealed end as previous_secret_sealed,
              w.failing_since is not null as failing
@@ -87,7 +95,7 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
           select d.endpoint_id, min(d.next_attempt_at) as due_at
           from webhook_deliveries d
           join webhook_endpoints c on c.id = d.endpoint_id and c.active ${partnerFilter("c", options.partnerIds)}
-            ${options.endpointIds ? sql`and c.id in (${list(options.endpointIds.length ? options.endpointIds : [""])})` : sql``}
+            ${options.endpointIds ? sql`and c.id in (${list(options.endpointIds)})` : sql``}
           where d.status in ('pending', 'delivering') and d.next_attempt_at <= ${now}::timestamptz
           group by d.endpoint_id
         ) due
@@ -100,14 +108,17 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
       ) candidate on candidate.endpoint_id = w.id
       where w.active
       order by candidate.due_at
-      for no key update of w skip locked`);
+      for no key update of w skip locked`,
+    );
     if (endpoints.length === 0) return [];
 
     // A statement of its own, so a fresh snapshot taken with the endpoint rows
     // locked: it sees every claim committed before ours, so a lease taken since
     // the query above is respected. Each row is re-checked as it is updated: a
     // deactivation or replay may have changed one since the snapshot.
-    const claimed = await tx.execute<{ id: string; endpoint_id: string; attempt_count: number; event: EventJson }>(sql`
+    const claimed = await executePrepared<{ id: string; endpoint_id: string; attempt_count: number; event: EventJson }>(
+      tx,
+      sql`
       with due as (
         select id, endpoint_id, rn from (
           select d.id, d.endpoint_id, d.status, d.next_attempt_at,
@@ -132,7 +143,8 @@ export async function claimDeliveries(db: Database, options: ClaimOptions): Prom
              json_build_object('id', e.id, 'seq', e.seq, 'partnerId', e.partner_id, 'environment', e.environment,
                                'type', e.type, 'data', e.data, 'createdAt', e.created_at) as event
       from claimed c join events e on e.id = c.event_id
-      order by c.endpoint_id, c.rn`);
+      order by c.endpoint_id, c.rn`,
+    );
     if (claimed.length === 0) return [];
 
     return endpoints.flatMap((endpoint): ClaimedRun[] => {
@@ -202,7 +214,9 @@ export async function recordAttempts(db: Database, records: readonly AttemptReco
     next_attempt_at: r.outcome.status === "pending" ? iso(r.outcome.nextAttemptAt) : null,
     last_error: r.lastError,
   }));
-  const moved = await db.execute<{ id: string }>(sql`
+  const moved = await executePrepared<{ id: string }>(
+    db,
+    sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
         delivery_id text, attempt int, lease_until timestamptz, url text, attempted_at timestamptz,
@@ -217,7 +231,8 @@ export async function recordAttempts(db: Database, records: readonly AttemptReco
     from input i
     where d.id = i.delivery_id and d.status = 'delivering'
       and d.attempt_count = i.attempt and d.next_attempt_at = i.lease_until
-    returning d.id`);
+    returning d.id`,
+  );
   return new Set(moved.map((row) => row.id));
 }
 
@@ -292,7 +307,9 @@ export async function releaseDeliveries(db: Database, deliveries: readonly Claim
  */
 export async function nextDueAt(db: Database, options: { now: Date; partnerIds?: readonly string[] }): Promise<Date | null> {
   const now = iso(options.now);
-  const rows = await db.execute<{ at: string | null }>(sql`
+  const rows = await executePrepared<{ at: string | null }>(
+    db,
+    sql`
     select least(
       (select min(d.next_attempt_at) from webhook_deliveries d
        join webhook_endpoints w on w.id = d.endpoint_id and w.active ${partnerFilter("w", options.partnerIds)}
@@ -302,7 +319,8 @@ export async function nextDueAt(db: Database, options: { now: Date; partnerIds?:
       (select min(d.next_attempt_at) from webhook_deliveries d
        join webhook_endpoints w on w.id = d.endpoint_id and w.active ${partnerFilter("w", options.partnerIds)}
        where d.status = 'delivering' and d.next_attempt_at > ${now}::timestamptz)
-    ) as at`);
+    ) as at`,
+  );
   const at = rows[0]?.at;
   return at ? new Date(at) : null;
 }

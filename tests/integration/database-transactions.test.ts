@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import { closeDb, createPool, getDb } from "@/db/client";
+import { executePrepared } from "@/db/compiled";
 import { resolveDatabaseUrl } from "@/db/embedded";
 
 // Transactions under a saturated pool (db/safe-begin.ts): with every connection
@@ -78,6 +79,32 @@ describe("transactions on a saturated pool", () => {
     } finally {
       await pool.sql.end({ timeout: 5 });
       await getDb().execute(sql.raw(`drop table if exists ${table}`));
+    }
+  });
+});
+
+describe("prepared statements (db/compiled.ts executePrepared)", () => {
+  it("a statement sent prepared is parsed once per connection and answers as db.execute does; db.execute leaves none", async () => {
+    const pool = createPool(resolveDatabaseUrl(), 1);
+    const marker = `prepared_probe_${process.pid}`;
+    // The marker is in the text (a column alias), so pg_prepared_statements can be searched for it.
+    const probe = (n: number) => sql`select ${n}::int + 1 as next, ${marker}::text as ${sql.raw(marker)}`;
+    const count = async () => {
+      const [row] = await pool.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%${marker}%`} and statement not like '%pg_prepared_statements%'`,
+      );
+      return row!.n;
+    };
+    try {
+      assert.deepEqual([...(await pool.db.execute(probe(1)))], [{ next: 2, [marker]: marker }]);
+      assert.equal(await count(), 0, "db.execute sends an unnamed statement");
+      for (let n = 1; n <= 3; n++) assert.deepEqual([...(await executePrepared(pool.db, probe(n)))], [{ next: n + 1, [marker]: marker }]);
+      assert.equal(await count(), 1, "three calls, one prepared statement on the connection");
+      // Inside a transaction (a reserved connection, db/safe-begin.ts) it is the same connection's statement.
+      await pool.db.transaction(async (tx) => assert.deepEqual([...(await executePrepared(tx, probe(9)))], [{ next: 10, [marker]: marker }]));
+      assert.equal(await count(), 1);
+    } finally {
+      await pool.sql.end({ timeout: 5 });
     }
   });
 });
