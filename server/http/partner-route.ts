@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import type { Query, SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Environment } from "@/db/schema";
 import { getDb, type Database } from "@/db/client";
@@ -8,7 +8,7 @@ import { clock } from "@/server/clock";
 import { logRequest } from "@/server/services/request-log";
 import { annotateRequest } from "@/server/observability/request-notes";
 import { authenticatePartner, type GateTrace, type PartnerAuth } from "./authenticate";
-import { rateLimitHeaders } from "./rate-limit";
+import type { RateLimitState } from "./rate-limit";
 import type { EndpointContract } from "./contract";
 import { errorResponse, jsonResponse, requestIdFor } from "./respond";
 
@@ -39,7 +39,7 @@ export interface RouteOptions<C extends EndpointContract> {
    * Given the credential's partner and environment and the parsed query; an AppError
    * thrown for a query it refuses sends no read (the handler then reports it).
    */
-  read?: (input: { partnerId: string; environment: Environment; query: Out<C["query"]> }) => SQL;
+  read?: (input: { partnerId: string; environment: Environment; query: Out<C["query"]> }) => SQL | Query;
 }
 
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -49,22 +49,57 @@ const validateResponses = process.env.NODE_ENV === "test";
 
 export function partnerRoute<C extends EndpointContract>(
   contract: C,
-  handler: (input: HandlerInput<C>) => Promise<z.input<C["response"]>>,
+  /** May answer without a promise (a handler with nothing to await saves its microtasks). */
+  handler: (input: HandlerInput<C>) => Promise<z.input<C["response"]>> | z.input<C["response"]>,
   options: RouteOptions<C> = {},
 ): RouteHandler {
-  return async (request, context) => {
-    const started = performance.now();
+  // One promise for the whole request (respond's): each promise here pays Next's
+  // AsyncLocalStorage hooks, so the logging runs at respond's end, not in an outer async step.
+  return (request, context) => respond(request, context, performance.now());
+
+  async function respond(request: Request, context: RouteContext, started: number): Promise<Response> {
     const requestId = requestIdFor(request);
     const trace: RouteTrace = {};
     const url = new URL(request.url);
-    const response = await respond(request, url, context, requestId, trace);
+    let response: Response;
+    let rateLimit: RateLimitState | undefined;
+    try {
+      const db = getDb();
+      // A route with a read parses its query first, to send the read with the gate; a
+      // malformed query is still reported after the gate's own refusals, and sends no read.
+      const query = options.read && contract.query ? contract.query.safeParse(queryObject(url.searchParams)) : undefined;
+      const read = options.read && query?.success ? readFor(options.read, query.data as Out<C["query"]>) : undefined;
+      const gate = await authenticatePartner(db, request, { scopes: contract.scopes, rateClass: contract.rateClass, url, read }, trace);
+      rateLimit = gate.rateLimit;
+      const input = {
+        db,
+        auth: gate.auth,
+        rawBody: gate.rawBody,
+        request,
+        requestId,
+        // Next hands every route a params promise; a route without params need not wait for it.
+        params: contract.params ? parse(contract.params, await context.params) : undefined,
+        query: query?.success ? checkNul(query.data) : parse(contract.query, queryObject(url.searchParams)),
+        body: parse(contract.body, contract.body ? jsonBody(gate.rawBody) : undefined),
+        ...("read" in gate && { read: gate.read }),
+      } as HandlerInput<C>;
+      const answer = handler(input);
+      const result = answer instanceof Promise ? await answer : answer;
+      if (validateResponses) contract.response.parse(result);
+      response = jsonResponse(result, contract.successStatus ?? 200, answerHeaders(requestId, rateLimit));
+    } catch (error) {
+      trace.errorCode = isAppError(error) ? error.code : "internal_error";
+      response = errorResponse(error, requestId, answerHeaders(requestId, rateLimit));
+    }
     // For the web server's log line (server/observability/request-notes.ts): a map lookup, no I/O.
     annotateRequest(request, { partnerId: trace.credential?.partnerId, keyId: trace.credential?.keyId, errorCode: trace.errorCode });
     // Buffered, written off the request path (services/request-log.ts).
     if (trace.credential) {
       logRequest({
         requestId,
-        ...trace.credential,
+        partnerId: trace.credential.partnerId,
+        environment: trace.credential.environment,
+        keyId: trace.credential.keyId,
         method: request.method,
         path: url.pathname,
         status: response.status,
@@ -76,43 +111,25 @@ export function partnerRoute<C extends EndpointContract>(
       });
     }
     return response;
-  };
-
-  async function respond(request: Request, url: URL, context: RouteContext, requestId: string, trace: RouteTrace): Promise<Response> {
-    let headers: Record<string, string> = { "x-request-id": requestId };
-    try {
-      const db = getDb();
-      // A route with a read parses its query first, to send the read with the gate; a
-      // malformed query is still reported after the gate's own refusals, and sends no read.
-      const query = options.read && contract.query ? contract.query.safeParse(queryObject(url.searchParams)) : undefined;
-      const read = options.read && query?.success ? readFor(options.read, query.data as Out<C["query"]>) : undefined;
-      const { auth, rawBody, rateLimit, ...gate } = await authenticatePartner(db, request, { ...contract, url, read }, trace);
-      headers = { ...headers, ...rateLimitHeaders(rateLimit) };
-      const input = {
-        db,
-        auth,
-        rawBody,
-        request,
-        requestId,
-        params: parse(contract.params, await context.params),
-        query: query?.success ? checkNul(query.data) : parse(contract.query, queryObject(url.searchParams)),
-        body: parse(contract.body, contract.body ? jsonBody(rawBody) : undefined),
-        ...("read" in gate && { read: gate.read }),
-      } as HandlerInput<C>;
-      const result = await handler(input);
-      if (validateResponses) contract.response.parse(result);
-      return jsonResponse(result, contract.successStatus ?? 200, headers);
-    } catch (error) {
-      trace.errorCode = isAppError(error) ? error.code : "internal_error";
-      return errorResponse(error, requestId, headers);
-    }
   }
+}
+
+/** X-Request-Id, and the RateLimit-* headers once the gate has taken a token. */
+function answerHeaders(requestId: string, rateLimit: RateLimitState | undefined): Record<string, string> {
+  return rateLimit
+    ? {
+        "x-request-id": requestId,
+        "ratelimit-limit": String(rateLimit.limit),
+        "ratelimit-remaining": String(rateLimit.remaining),
+        "ratelimit-reset": String(rateLimit.resetSeconds),
+      }
+    : { "x-request-id": requestId };
 }
 
 type RouteTrace = GateTrace & { errorCode?: string };
 
 /** No read for a query holding U+0000 or one the read refuses (an AppError): the handler reports it after the gate. */
-function readFor<Q>(read: (input: { partnerId: string; environment: Environment; query: Q }) => SQL, query: Q) {
+function readFor<Q>(read: (input: { partnerId: string; environment: Environment; query: Q }) => SQL | Query, query: Q) {
   return (credential: { partnerId: string; environment: Environment }) => {
     if (nulPath(query, [])) return undefined;
     try {

@@ -1,4 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
+import { is, Param, Placeholder, sql, type Query, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Environment } from "@/db/schema";
@@ -24,8 +25,13 @@ export type VisibleStatus = "listed" | "reserved" | "sold";
  * an active order, or another partner's unexpired quote. Other services (quotes,
  * checkout) use the same rule so that discovery never promises what they refuse.
  */
-export function heldForOthersSql(domainId: SQL | AnyPgColumn, environment: Environment, partnerId: string): SQL {
-  const now = clock.now().toISOString();
+export function heldForOthersSql(
+  domainId: SQL | AnyPgColumn,
+  environment: Environment | Placeholder,
+  partnerId: string | Placeholder,
+  /** The clock's now as ISO text (a placeholder in listingRead's compiled text). */
+  now: string | Placeholder = clock.now().toISOString(),
+): SQL {
   return sql`(exists (
       select 1 from orders o
       where o.domain_id = ${domainId} and o.environment = ${environment} and o.status not in ('REFUNDED', 'CANCELLED')
@@ -239,15 +245,42 @@ async function findListing(db: Db, input: ListingLookup): Promise<ListingView | 
  * the signing gate's own round trip (RouteOptions.read in server/http/partner-route.ts).
  */
 export function listingSql(input: ListingLookup): SQL {
-  const name = normalizeDomainName(input.domain);
-  // Written as SQL rather than through the select builder: GET /availability runs it
-  // on every call, and building the select cost more CPU than the statement itself.
+  return listingStatement(input.environment, input.partnerId, normalizeDomainName(input.domain), clock.now().toISOString());
+}
+
+// Written as SQL rather than through the select builder: GET /availability runs it
+// on every call, and building the select cost more CPU than the statement itself.
+function listingStatement(environment: Environment | Placeholder, partnerId: string | Placeholder, name: string | Placeholder, now: string | Placeholder): SQL {
   return sql`
     select d.name, d.label, d.tld, d.status, d.price_cents as "priceCents", d.floor_price_cents as "floorPriceCents",
            d.currency, d.tokens, d.vertical, d.description, d.registered_year as "registeredYear",
-           ${heldForOthersSql(sql`d.id`, input.environment, input.partnerId)} as held
+           ${heldForOthersSql(sql`d.id`, environment, partnerId, now)} as held
     from domains d
-    where d.environment = ${input.environment} and d.name = ${name} and d.status <> 'removed'`;
+    where d.environment = ${environment} and d.name = ${name} and d.status <> 'removed'`;
+}
+
+/** listingSql's text, compiled once; its placeholders in the order the text numbers them. */
+const listingCompiled = (() => {
+  const names = ["environment", "partnerId", "name", "now"] as const;
+  const [environment, partnerId, name, now] = names.map((n) => sql.placeholder(n));
+  const query = new PgDialect().sqlToQuery(listingStatement(environment!, partnerId!, name!, now!));
+  const order = query.params.map((param) => {
+    const value: unknown = is(param, Param) ? param.value : param;
+    const at = is(value, Placeholder) ? names.indexOf(value.name as (typeof names)[number]) : -1;
+    if (at < 0) throw new Error("listingRead: a value of the statement is not a placeholder");
+    return at;
+  });
+  return { sql: query.sql, order };
+})();
+
+/**
+ * listingSql as text and values, for a name already normalised (the contract's
+ * domainNameInput did it): the text is compiled once, so a call only orders four values.
+ * GET /availability sends it in the signing gate's round trip on every request.
+ */
+export function listingRead(input: { environment: Environment; partnerId: string; name: string }): Query {
+  const values = [input.environment, input.partnerId, input.name, clock.now().toISOString()];
+  return { sql: listingCompiled.sql, params: listingCompiled.order.map((i) => values[i]) };
 }
 
 /** listingSql's row (bigint money as text, or as a JSON number when read through row_to_json) as the partner sees it. */
@@ -291,8 +324,8 @@ export async function getAvailability(db: Db, input: ListingLookup): Promise<Ava
 }
 
 /** getAvailability from listingSql's row, already read (GET /availability reads it in the gate's round trip). */
-export function availabilityFromRow(domain: string, row: ListingRow | null | undefined): AvailabilityView {
-  return { name: normalizeDomainName(domain), listing: listingFromRow(row) ?? null };
+export function availabilityFromRow(domain: string, row: ListingRow | null | undefined, options: { normalized?: boolean } = {}): AvailabilityView {
+  return { name: options.normalized ? domain : normalizeDomainName(domain), listing: listingFromRow(row) ?? null };
 }
 
 /** Prices of a listing on the market; a sold, removed or unknown domain is not_found. */
