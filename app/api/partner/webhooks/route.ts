@@ -9,6 +9,9 @@ import {
   serializeWebhookEndpoint,
 } from "@/server/services/webhooks";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 const owner = (auth: PartnerAuth) => ({ partnerId: auth.partnerId, environment: auth.environment });
 const actor = (auth: PartnerAuth) => ({ type: "partner" as const, id: auth.credentialId });
 

@@ -9,6 +9,9 @@ import {
   serializeBrokerageCaseSummary,
 } from "@/server/services/brokerage";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const POST = partnerRoute(createBrokerageCaseEndpoint, async ({ db, auth, body }) =>
   serializeBrokerageCase(
     await createBrokerageCase(db, {

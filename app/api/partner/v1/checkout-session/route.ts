@@ -3,6 +3,9 @@ import { createCheckoutSessionEndpoint } from "@/server/contracts/checkout";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { createCheckoutSession, serializeCheckoutSession } from "@/server/services/checkout";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const POST = partnerRoute(createCheckoutSessionEndpoint, async ({ db, auth, body }) =>
   serializeCheckoutSession(
     await createCheckoutSession(db, {

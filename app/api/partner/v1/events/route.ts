@@ -3,6 +3,9 @@ import { listEventsEndpoint } from "@/server/contracts/events";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { listEvents, serializeEvent } from "@/server/services/events";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const GET = partnerRoute(listEventsEndpoint, async ({ db, auth, query }) => {
   const page = await listEvents(db, {
     partnerId: auth.partnerId,

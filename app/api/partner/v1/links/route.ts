@@ -4,6 +4,9 @@ import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { listLinksWithStats } from "@/server/services/referral-reports";
 import { createLink, requireAffiliate, serializeLink } from "@/server/services/referrals";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const POST = partnerRoute(createLinkEndpoint, async ({ db, auth, body }) => {
   requireAffiliate(auth);
   const link = await createLink(db, { partnerId: auth.partnerId, environment: auth.environment, ...body });

@@ -18,6 +18,9 @@ import {
   type OrdersPageRow,
 } from "@/server/services/orders";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const POST = partnerRoute(createOrderEndpoint, async ({ db, auth, body, rawBody, request, requestId }) => {
   requireMerchantOfRecord(auth.paymentModel, "POST /orders");
   const key = idempotencyKeyFrom(request);

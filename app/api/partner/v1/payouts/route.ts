@@ -3,6 +3,9 @@ import { listPayoutsEndpoint } from "@/server/contracts/settlements";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { listPayouts, serializePayout } from "@/server/services/payouts";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const GET = partnerRoute(listPayoutsEndpoint, async ({ db, auth, query }) => {
   const page = await listPayouts(db, {
     partnerId: auth.partnerId,

@@ -4,6 +4,9 @@ import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { requireMerchantOfRecord } from "@/server/services/orders";
 import { refundOrder, serializeRefund } from "@/server/services/refunds";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const POST = partnerRoute(createRefundEndpoint, async ({ db, auth, body }) => {
   requireMerchantOfRecord(auth.paymentModel, "POST /refunds");
   return serializeRefund(

@@ -3,6 +3,9 @@ import { listSettlementsEndpoint } from "@/server/contracts/settlements";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { listSettlements, serializeStatement } from "@/server/services/settlements";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const GET = partnerRoute(listSettlementsEndpoint, async ({ db, auth, query }) => {
   const page = await listSettlements(db, {
     partnerId: auth.partnerId,

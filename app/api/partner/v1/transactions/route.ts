@@ -3,6 +3,9 @@ import { listTransactionsEndpoint } from "@/server/contracts/settlements";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { listTransactions, serializeTotals, serializeTransaction } from "@/server/services/transactions";
 
+// Signed, never static (see availability/route.ts): no request Proxy for static-generation tracking.
+export const dynamic = "force-dynamic";
+
 export const GET = partnerRoute(listTransactionsEndpoint, async ({ db, auth, query }) => {
   const page = await listTransactions(db, {
     partnerId: auth.partnerId,
