@@ -7,17 +7,21 @@ declare module "autocannon" {
     /** Requests: how many were answered in all. */
     total: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
     errors: number;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
     requests?: Array<{ method?: string; path?: string; setupRequest?: (request: { headers?: Record<string, string> }) => unknown }>;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The run: a promise of its result that also emits each failed request ("reqError", with the socket's error). */
+  interface Instance extends Promise<Result> {
+    on(event: "reqError", listener: (error: NodeJS.ErrnoException) => void): this;
+  }
+  export default function autocannon(options: Options): Instance;
 }

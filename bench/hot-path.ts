@@ -9,7 +9,10 @@
 //   BENCH_URL=http://localhost:3200 npm run bench:hot-path
 //
 // BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_RATE (500 req/s),
-// BENCH_RATE_SECONDS (60), BENCH_RATE_RUNS (3), BENCH_BARE_PORT (3299) adjust it.
+// BENCH_RATE_SECONDS (60), BENCH_RATE_RUNS (3), BENCH_BARE_PORT (3299),
+// BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it. The header names the
+// server's WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its
+// /metrics (web_cluster_workers; BENCH_METRICS_TOKEN when it has a METRICS_TOKEN).
 // Rate limits are per credential and per class, so each route gets a pool of keys
 // and the bench partners' buckets are emptied between phases: what is measured is
 // the accepted path, never 429s.
@@ -17,7 +20,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
@@ -25,6 +27,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { randomBase62 } from "@/server/ids";
 import { createCredential, createPartner } from "@/server/services/partners";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
+import { runAutocannon } from "./setup";
 
 const baseUrl = (process.env.BENCH_URL ?? "http://localhost:3200").replace(/\/$/, "");
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -34,6 +37,7 @@ const rate = Number(process.env.BENCH_RATE ?? 500);
 const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 60);
 const rateRuns = Number(process.env.BENCH_RATE_RUNS ?? 3);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3299);
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const PRICE = 25_000;
 const QUOTE_PARTNERS = 12;
 
@@ -44,11 +48,12 @@ await migrateDatabase(process.env.DATABASE_URL);
 const db = getDb();
 const suffix = randomBase62(8).toLowerCase();
 
+/** `count` keys, 8 created at a time (each is a committed transaction: one at a time took minutes on a loaded machine). */
 async function keys(partnerId: string, count: number, scopes: ("search" | "buy")[]): Promise<PartnerCredentials[]> {
   const pool: PartnerCredentials[] = [];
-  for (let i = 0; i < count; i++) {
-    const created = await createCredential(db, { partnerId, environment: "sandbox", scopes });
-    pool.push({ keyId: created.keyId, secret: created.secret });
+  while (pool.length < count) {
+    const batch = Array.from({ length: Math.min(8, count - pool.length) }, () => createCredential(db, { partnerId, environment: "sandbox", scopes }));
+    for (const created of await Promise.all(batch)) pool.push({ keyId: created.keyId, secret: created.secret });
   }
   return pool;
 }
@@ -76,7 +81,8 @@ const [availabilityDomain] = await insertListings(`hp${suffix}a`, 1);
 // POST /orders (write class) and GET /orders (reporting class) share keys: buckets are per class.
 const ordersPartner = await benchPartner("Hotpath orders");
 const ordersPool = await keys(ordersPartner, 400, ["buy"]);
-const orderListings = await insertListings(`hp${suffix}o`, 8000 * runs);
+// Headroom: a run orders at most ~100-300/s for BENCH_SECONDS; the warm-up orders too.
+const orderListings = await insertListings(`hp${suffix}o`, 8000 * runs + 3000);
 // A partner holds at most 1,000 open quotes, and a quote locks its listing: one listing per quote partner.
 const quotePools: { pool: PartnerCredentials[]; domain: string }[] = [];
 for (let i = 0; i < QUOTE_PARTNERS; i++) {
@@ -153,16 +159,17 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  resets: number;
 }
 
 async function measure(route: Route, duration = seconds): Promise<Figures> {
-  const result = await autocannon({
+  const result = await runAutocannon({
     url: `${route.url ?? baseUrl}${route.path}`,
     connections,
     duration,
     requests: [{ method: "GET", path: route.path, ...(route.next ? { setupRequest: () => route.next!() } : {}) }],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, resets: result.resets };
 }
 
 // --- the ceiling: a bare Node server answering the signed route's JSON -------------------
@@ -253,12 +260,26 @@ async function route200(response: Response): Promise<string> {
 const bare = await startBareServer(await sample);
 process.on("exit", () => bare.kill());
 
+/** The server's web processes: as told, or its /metrics' web_cluster_workers (absent: one process). */
+async function webConcurrency(): Promise<string> {
+  if (process.env.BENCH_WEB_CONCURRENCY) return `${process.env.BENCH_WEB_CONCURRENCY} (as told)`;
+  const token = process.env.BENCH_METRICS_TOKEN;
+  const response = await fetch(`${baseUrl}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} }).catch(() => undefined);
+  if (!response?.ok) return "unknown (set BENCH_WEB_CONCURRENCY, or BENCH_METRICS_TOKEN to read /metrics)";
+  const workers = /^web_cluster_workers (\d+)$/m.exec(await response.text())?.[1];
+  return `${workers ?? 1} (from /metrics)`;
+}
+
 console.log(
-  `hot-path bench against ${baseUrl}: ${runs} run(s), ${connections} connections, ${seconds} s per route; ` +
+  `hot-path bench against ${baseUrl} (WEB_CONCURRENCY ${await webConcurrency()}): ${runs} run(s), ${connections} connections, ${seconds} s per route; ` +
     `then ${rateRuns} x ${rateSeconds} s at ${rate} req/s on GET /availability`,
 );
-await measure(routes[1]!, 3); // warm-up: JIT and the route bundles
-const table: string[] = ["| run | route | req/s | p50 ms | p99 ms | non-2xx | errors | / static | / bare |", "|---|---|---|---|---|---|---|---|---|"];
+// Warm-up: every measured route (JIT, the route bundles, each worker's caches) before run 1.
+for (const route of measured) {
+  await resetBuckets();
+  await measure(route, warmUpSeconds);
+}
+const table: string[] = ["| run | route | req/s | p50 ms | p99 ms | non-2xx | errors | resets | / static | / bare |", "|---|---|---|---|---|---|---|---|---|---|"];
 for (let run = 1; run <= runs; run++) {
   const figures: Figures[] = [];
   for (const route of measured) {
@@ -268,7 +289,7 @@ for (let run = 1; run <= runs; run++) {
   const [bareFigures, staticFigures] = figures as [Figures, Figures];
   measured.forEach((route, i) => {
     const f = figures[i]!;
-    const row = `| ${run} | ${route.title} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} | ${(f.rps / staticFigures.rps).toFixed(2)} | ${(f.rps / bareFigures.rps).toFixed(2)} |`;
+    const row = `| ${run} | ${route.title} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} | ${f.resets} | ${(f.rps / staticFigures.rps).toFixed(2)} | ${(f.rps / bareFigures.rps).toFixed(2)} |`;
     table.push(row);
     console.log(row);
   });

@@ -6,7 +6,7 @@ import type { Database } from "@/db/client";
 import { randomBase62 } from "@/server/ids";
 import { addDomain } from "@/server/services/inventory";
 import { createCredential, createPartner } from "@/server/services/partners";
-import autocannon from "autocannon";
+import autocannon, { type Options, type Result } from "autocannon";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
 
 /**
@@ -46,6 +46,25 @@ export async function listBenchDomains(db: Database, input: { prefix: string; co
   return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}.com`);
 }
 
+/** A kept-alive socket the server closed just as the client reused it (its idle timeout, a worker stopping). */
+const RESET_CODES = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * autocannon, with socket resets counted apart from errors (`resets`; `errors` is the
+ * rest: timeouts, refused connections). A reset is the client's race with the server's
+ * keep-alive, not a failed request: bench/hot-path.ts's fixed-rate phase retries such a
+ * request once and reports it apart in the same way.
+ */
+export async function runAutocannon(options: Options): Promise<Result & { resets: number }> {
+  const instance = autocannon(options);
+  let resets = 0;
+  instance.on("reqError", (error) => {
+    if (error.code && RESET_CODES.has(error.code)) resets++;
+  });
+  const result = await instance;
+  return { ...result, errors: result.errors - resets, resets };
+}
+
 /**
  * Closed-loop GETs of one path (autocannon): each request freshly signed, a new nonce, by the
  * next credential of `signedBy`; unsigned without it.
@@ -53,7 +72,7 @@ export async function listBenchDomains(db: Database, input: { prefix: string; co
 export function loadGet(options: { baseUrl: string; path: string; connections: number; seconds: number; signedBy?: readonly PartnerCredentials[] }) {
   const { baseUrl, path, connections, seconds, signedBy } = options;
   let next = 0;
-  return autocannon({
+  return runAutocannon({
     url: `${baseUrl}${path}`,
     connections,
     duration: seconds,

@@ -22,6 +22,7 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  resets: number;
 }
 
 async function measure(title: string, path: string, signed: boolean): Promise<Figures> {
@@ -32,9 +33,10 @@ async function measure(title: string, path: string, signed: boolean): Promise<Fi
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    resets: result.resets,
   };
   console.log(
-    `${title.padEnd(36)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms   non-2xx ${figures.non2xx}   errors ${figures.errors}`,
+    `${title.padEnd(36)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${figures.p50} ms   p99 ${figures.p99} ms   non-2xx ${figures.non2xx}   errors ${figures.errors}   socket resets ${figures.resets}`,
   );
   return figures;
 }

@@ -1,10 +1,13 @@
-// GET /metrics - Prometheus metrics of this web process (bearer METRICS_TOKEN; 404 in production without one)
+// GET /metrics - Prometheus metrics of this web server (bearer METRICS_TOKEN; 404 in production without one):
+// one process's, or with WEB_CONCURRENCY > 1 every worker's added up (server/observability/cluster-metrics.ts)
 import { getDb } from "@/db/client";
 import { getEnv } from "@/server/env";
+import { AppError } from "@/server/errors";
 import { errorResponse, requestIdFor } from "@/server/http/respond";
 import { methodsNotAllowed } from "@/server/http/partner-route";
 import { refreshDatabaseGauges } from "@/server/observability/database-gauges";
-import { getMetrics, scrapeRefusal } from "@/server/observability/metrics";
+import { metricsExposition } from "@/server/observability/cluster-metrics";
+import { scrapeRefusal } from "@/server/observability/metrics";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +16,13 @@ export async function GET(request: Request) {
   const refusal = scrapeRefusal(env, request.headers.get("authorization"));
   if (refusal) return errorResponse(refusal, requestIdFor(request));
   await refreshDatabaseGauges(getDb(), env.DB_POOL_MAX);
-  const { registry } = getMetrics();
-  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+  try {
+    const { contentType, body } = await metricsExposition();
+    return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+  } catch (error) {
+    // A cluster's primary that does not answer: the scrape fails (Prometheus records up 0) rather than half the figures.
+    return errorResponse(new AppError("internal_error", (error as Error).message), requestIdFor(request), {}, 503);
+  }
 }
 
 // Every other method: 405 method_not_allowed in the JSON envelope, with Allow.

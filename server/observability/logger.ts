@@ -1,4 +1,6 @@
+import cluster from "node:cluster";
 import { createRequire } from "node:module";
+import { hostname } from "node:os";
 import path from "node:path";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getEnv, type Env } from "@/server/env";
@@ -51,6 +53,8 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const base = {
     level: options.level ?? "info",
+    // pino's own pid and hostname, and in a web cluster (WEB_CONCURRENCY > 1) the worker's id.
+    base: { pid: process.pid, hostname: hostname(), ...(cluster.isWorker && cluster.worker && { worker: cluster.worker.id }) },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },

@@ -3,7 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { restartDelayMs } from "@/server/cli/web-cluster";
 import { loadEnv } from "@/server/env";
+import { aggregateWorkers, type MetricJson } from "@/server/observability/cluster-metrics";
 import { scrapeRefusal } from "@/server/observability/metrics";
 import { buildRouteTable, loadAppRoutes, STATIC_FILE, UNMATCHED } from "@/server/observability/routes";
 
@@ -92,5 +95,43 @@ describe("who may scrape /metrics", () => {
     assert.equal(loadEnv({ ...base, NODE_ENV: "test" }).LOG_FORMAT, "json");
     assert.equal(loadEnv({ ...base, NODE_ENV: "production" }).LOG_FORMAT, "json");
     assert.equal(loadEnv({ ...base, NODE_ENV: "development", LOG_FORMAT: "json" }).LOG_FORMAT, "json");
+  });
+});
+
+describe("a web cluster (WEB_CONCURRENCY > 1)", () => {
+  const base = { SECRET_KEY: "x".repeat(40), DATA_DIR: "/tmp/pdm-unit-env" };
+
+  it("settings: WEB_CONCURRENCY is 1 unless set, a whole number of 1-64", () => {
+    assert.equal(loadEnv(base).WEB_CONCURRENCY, 1);
+    assert.equal(loadEnv({ ...base, WEB_CONCURRENCY: "2" }).WEB_CONCURRENCY, 2);
+    for (const bad of ["0", "65", "1.5", "two"]) assert.throws(() => loadEnv({ ...base, WEB_CONCURRENCY: bad }), /WEB_CONCURRENCY/, bad);
+  });
+
+  it("replaces a dead worker after 250 ms, doubling with each exit of the last minute up to 30 s", () => {
+    assert.deepEqual([1, 2, 3, 4, 8, 20].map(restartDelayMs), [250, 500, 1000, 2000, 30_000, 30_000]);
+  });
+
+  it("/metrics adds the workers' counters and histograms up; the database-wide gauges are the scraped worker's", async () => {
+    const worker = async (requests: number, seconds: number[], queue: number) => {
+      const registry = new Registry();
+      const counter = new Counter({ name: "http_requests_total", help: "h", labelNames: ["route"], registers: [registry] });
+      const histogram = new Histogram({ name: "http_request_duration_seconds", help: "h", buckets: [0.01, 0.1], registers: [registry] });
+      const gauge = new Gauge({ name: "webhook_queue_deliveries", help: "h", labelNames: ["state"], registers: [registry] });
+      counter.inc({ route: "/api/ping" }, requests);
+      for (const s of seconds) histogram.observe(s);
+      gauge.set({ state: "due" }, queue);
+      return (await registry.getMetricsAsJSON()) as unknown as MetricJson[];
+    };
+    // Worker 2 was scraped and has just read the queue (7); worker 1's reading is older (3).
+    const replies = new Map([
+      [1, await worker(5, [0.005, 0.05], 3)],
+      [2, await worker(4, [0.5], 7)],
+    ]);
+    const text = await aggregateWorkers(replies, 2).metrics();
+    assert.match(text, /^http_requests_total\{route="\/api\/ping"\} 9$/m);
+    assert.match(text, /^http_request_duration_seconds_bucket\{le="0.01"\} 1$/m);
+    assert.match(text, /^http_request_duration_seconds_bucket\{le="\+Inf"\} 3$/m);
+    assert.match(text, /^http_request_duration_seconds_count 3$/m);
+    assert.match(text, /^webhook_queue_deliveries\{state="due"\} 7$/m);
   });
 });
