@@ -29,8 +29,17 @@ const dialect = new PgDialect({ casing: "snake_case" });
 export function compiledStatement<V extends StatementValues, R extends Record<string, unknown>>(
   build: (db: Db, placeholders: Placeholders<V>) => SQL,
 ): (db: Db, values: V) => Promise<R[]> {
+  let fill: ((values: V) => Query) | undefined;
+  return (db, values) => sendPrepared<R>(db, (fill ??= compiledQuery<V>((placeholders) => build(db, placeholders)))(values));
+}
+
+/**
+ * compiledStatement's text and values without sending them: for a statement that travels
+ * inside another (GET /availability's listing read goes in the signing gate's statement).
+ */
+export function compiledQuery<V extends StatementValues>(build: (placeholders: Placeholders<V>) => SQL): (values: V) => Query {
   const shapes = new Map<string, Query>();
-  return (db, values) => {
+  return (values) => {
     const fields = Object.entries(values).map(
       ([group, row]) => [group, Object.keys(row).filter((field) => row[field] !== undefined)] as const,
     );
@@ -40,7 +49,7 @@ export function compiledStatement<V extends StatementValues, R extends Record<st
       const placeholders = Object.fromEntries(
         fields.map(([group, names]) => [group, Object.fromEntries(names.map((name) => [name, sql.placeholder(`${group}.${name}`)]))]),
       ) as Placeholders<V>;
-      query = dialect.sqlToQuery(build(db, placeholders));
+      query = dialect.sqlToQuery(build(placeholders));
       shapes.set(shape, query);
     }
     const params = query.params.map((param) => {
@@ -51,7 +60,7 @@ export function compiledStatement<V extends StatementValues, R extends Record<st
       // As a direct build encodes a value (dialect.sqlToQuery): null stays null.
       return value === null || !is(param, Param) ? value : param.encoder.mapToDriverValue(value);
     });
-    return sendPrepared<R>(db, { sql: query.sql, params });
+    return { sql: query.sql, params };
   };
 }
 

@@ -1,6 +1,6 @@
-import { is, Param, Placeholder, sql, type Query, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
+import { Placeholder, sql, type Query, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { compiledQuery } from "@/db/compiled";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
@@ -259,28 +259,18 @@ function listingStatement(environment: Environment | Placeholder, partnerId: str
     where d.environment = ${environment} and d.name = ${name} and d.status <> 'removed'`;
 }
 
-/** listingSql's text, compiled once; its placeholders in the order the text numbers them. */
-const listingCompiled = (() => {
-  const names = ["environment", "partnerId", "name", "now"] as const;
-  const [environment, partnerId, name, now] = names.map((n) => sql.placeholder(n));
-  const query = new PgDialect().sqlToQuery(listingStatement(environment!, partnerId!, name!, now!));
-  const order = query.params.map((param) => {
-    const value: unknown = is(param, Param) ? param.value : param;
-    const at = is(value, Placeholder) ? names.indexOf(value.name as (typeof names)[number]) : -1;
-    if (at < 0) throw new Error("listingRead: a value of the statement is not a placeholder");
-    return at;
-  });
-  return { sql: query.sql, order };
-})();
+/** listingSql's text, compiled once (db/compiled.ts). */
+const listingQuery = compiledQuery<{ l: { environment: Environment; partnerId: string; name: string; now: string } }>((p) =>
+  listingStatement(p.l.environment, p.l.partnerId, p.l.name, p.l.now),
+);
 
 /**
  * listingSql as text and values, for a name already normalised (the contract's
- * domainNameInput did it): the text is compiled once, so a call only orders four values.
+ * domainNameInput did it): the text is compiled once, so a call only fills in four values.
  * GET /availability sends it in the signing gate's round trip on every request.
  */
 export function listingRead(input: { environment: Environment; partnerId: string; name: string }): Query {
-  const values = [input.environment, input.partnerId, input.name, clock.now().toISOString()];
-  return { sql: listingCompiled.sql, params: listingCompiled.order.map((i) => values[i]) };
+  return listingQuery({ l: { environment: input.environment, partnerId: input.partnerId, name: input.name, now: clock.now().toISOString() } });
 }
 
 /** listingSql's row (bigint money as text, or as a JSON number when read through row_to_json) as the partner sees it. */
