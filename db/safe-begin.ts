@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { poolStats } from "@/server/observability/pool-stats";
+import { together } from "./together";
 
 // postgres.js 3.4.9 (the latest release) can send a transaction's BEGIN without
 // reserving its connection: when BEGIN is the query that fills a busy
@@ -29,13 +30,27 @@ export function withSafeBegin(sql: postgres.Sql): postgres.Sql {
     const stats = poolStats();
     stats.reserved++;
     try {
-      await guard(state, () => reserved.unsafe(`begin ${options}`));
+      // BEGIN is not awaited before the work: the work's first statements go in the same
+      // write and the same round trip (the server runs them in order). A BEGIN that fails
+      // on a live connection would leave them outside a transaction, but a plain BEGIN
+      // fails only when the session is gone (then so do they) or inside an aborted
+      // transaction (then they fail with it); its error is still the one thrown.
+      const begun = guard(state, () => reserved.unsafe(`begin ${options}`));
+      begun.catch(() => {});
       let result: T;
       try {
         result = await fn(scopeOf(reserved, state));
+        await begun;
       } catch (error) {
+        const beginError = await begun.then(() => undefined, (failed: unknown) => failed ?? error);
         if (!state.lost) await reserved.unsafe("rollback").catch(() => {});
-        throw error;
+        throw beginError ?? error;
+      }
+      if (isEnding(result)) {
+        // A failed last statement aborts the transaction, and the server answers the
+        // COMMIT sent behind it with a rollback: the statement's error is thrown.
+        const [rows] = await together(result.statement, guard(state, () => reserved.unsafe("commit")));
+        return result.value(rows) as T;
       }
       await guard(state, () => reserved.unsafe("commit"));
       return result;
@@ -105,7 +120,8 @@ function scopeOf(reserved: postgres.ReservedSql, state: ScopeState): Scope {
       await guard(state, () => reserved.unsafe(`savepoint ${name}`));
       let result: T;
       try {
-        result = await fn(scope);
+        const outcome = await fn(scope);
+        result = isEnding(outcome) ? (outcome.value(await outcome.statement) as T) : outcome;
       } catch (error) {
         if (!state.lost) await reserved.unsafe(`rollback to savepoint ${name}`);
         throw error;
@@ -115,4 +131,28 @@ function scopeOf(reserved: postgres.ReservedSql, state: ScopeState): Scope {
     },
   };
   return scope;
+}
+
+const ENDING = Symbol("ends with a statement");
+
+interface Ending<S, T> {
+  [ENDING]: true;
+  statement: PromiseLike<S>;
+  value: (result: S) => T;
+}
+
+/**
+ * What a transaction's work returns to send its last statement with the COMMIT, in
+ * one round trip instead of two: `statement` is already issued and nothing in the
+ * work depends on its answer; `value` makes the transaction's result from it once
+ * both are answered. Only as the return value of the function given to
+ * `db.transaction` (nested, the savepoint waits for the statement instead).
+ */
+export function endingWith<S, T>(statement: PromiseLike<S>, value: (result: S) => T): T {
+  const ending: Ending<S, T> = { [ENDING]: true, statement, value };
+  return ending as unknown as T;
+}
+
+function isEnding(result: unknown): result is Ending<unknown, unknown> {
+  return typeof result === "object" && result !== null && ENDING in result;
 }

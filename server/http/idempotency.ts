@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db, Transaction } from "@/db/client";
 import { executePrepared } from "@/db/compiled";
+import { endingWith } from "@/db/safe-begin";
+import { together } from "@/db/together";
 import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from "@/server/contracts/orders";
@@ -92,9 +94,13 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
     returning 1 as claimed`;
 
   const outcome = await db.transaction(async (tx) => {
-    const claimed = await executePrepared(tx, claim).catch((error: unknown) => {
-      throw isLockTimeout(error) ? inProgress() : error;
-    });
+    // The work's savepoint goes with the claim (one round trip, with the BEGIN before
+    // them: db/safe-begin.ts). A replay never uses it; the commit releases it.
+    const [claimed] = await together(executePrepared(tx, claim), tx.execute(sql`savepoint idempotent_work`)).catch(
+      (error: unknown) => {
+        throw isLockTimeout(error) ? inProgress() : error;
+      },
+    );
 
     if (claimed.length === 0) {
       // Someone committed this key first (we waited for them if they were still running).
@@ -113,8 +119,7 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
 
     let status = input.successStatus;
     let text: string;
-    // Released by the commit (a nested transaction would spend a round trip releasing it).
-    await tx.execute(sql`savepoint idempotent_work`);
+    // The savepoint is released by the commit (a nested transaction would spend a round trip releasing it).
     try {
       text = JSON.stringify(await execute(tx));
     } catch (error) {
@@ -123,10 +128,11 @@ export async function runIdempotent<T>(db: Db, input: IdempotentInput, execute: 
       status = error.status;
       text = JSON.stringify(errorBody(error, input.requestId));
     }
-    await executePrepared(tx, sql`
+    // Sent with the COMMIT (db/safe-begin.ts endingWith): one round trip for both.
+    const completion = executePrepared(tx, sql`
       update idempotency_keys set state = 'completed', response_status = ${status}, response_body = to_jsonb(${text}::text)
       where ${where}`);
-    return { status, text, replayed: false };
+    return endingWith(completion, () => ({ status, text, replayed: false }));
   });
 
   if (outcome.status < 400) return JSON.parse(outcome.text) as T;

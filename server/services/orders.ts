@@ -3,6 +3,7 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { rowFromJson } from "@/db/rows";
 import { compiledStatement, executePrepared } from "@/db/compiled";
+import { together } from "@/db/together";
 import { auditLog, domains, events, orders, orderTimeline, quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { RISK_THRESHOLD_CENTS } from "@/server/contracts/orders";
@@ -14,7 +15,7 @@ import { normalizeDomainName } from "./inventory";
 import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-states";
 import { pageOf } from "./pages";
 import type { Actor } from "./partners";
-import { lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
+import { listingIdSql, lockListing, unavailable, verifyQuoteToken, type QuoteClaims } from "./quotes";
 import { auditValues } from "./audit";
 
 // Partner-collected (merchant-of-record) orders: recording one, reading them.
@@ -72,15 +73,19 @@ export async function createOrder(db: Db, input: CreateOrderInput): Promise<Orde
   const quote = input.quoteToken ? verifyQuoteToken(input.quoteToken, { ...owner, domain: name }) : undefined;
 
   const created = inTransaction(db, async (tx) => {
-    const listing = await lockListing(tx, { environment: input.environment, name });
+    // The lock and the reads after it in one round trip: the reads find the listing by
+    // name rather than by the id the lock returns, and run after the lock is granted.
+    const [listing, [state]] = await together(
+      lockListing(tx, { environment: input.environment, name }),
+      executePrepared<{ held: boolean; bps: number | null; quote_order_id: string | null; quote_found: boolean }>(tx, sql`
+        select ${heldForOthersSql(sql`l.id`, input.environment, input.partnerId)} as held,
+          (select p.sale_commission_bps from partners p where p.id = ${input.partnerId}) as bps,
+          q.order_id as quote_order_id, q.id is not null as quote_found
+        from (${listingIdSql(input.environment, name)}) l
+        left join quotes q on q.id = ${quote?.quoteId ?? null}::text and q.partner_id = ${input.partnerId}
+          and q.environment = ${input.environment} and q.domain_id = l.id`),
+    );
     if (listing.status !== "listed") throw unavailable(name, listing.status);
-    const [state] = await executePrepared<{ held: boolean; bps: number | null; quote_order_id: string | null; quote_found: boolean }>(tx, sql`
-      select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held,
-        (select p.sale_commission_bps from partners p where p.id = ${input.partnerId}) as bps,
-        q.order_id as quote_order_id, q.id is not null as quote_found
-      from (select 1) one
-      left join quotes q on q.id = ${quote?.quoteId ?? null}::text and q.partner_id = ${input.partnerId}
-        and q.environment = ${input.environment} and q.domain_id = ${listing.id}::text`);
     if (!state || state.bps === null) throw new Error(`partner ${input.partnerId} not found`);
     if (state.held) throw unavailable(name, "reserved");
     if (quote) checkQuoteRow(quote, state);

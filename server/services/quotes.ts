@@ -1,6 +1,8 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { compiledStatement, executePrepared } from "@/db/compiled";
+import { together } from "@/db/together";
 import { rowFromJson } from "@/db/rows";
+import { endingWith } from "@/db/safe-begin";
 import type { Db } from "@/db/client";
 import { quotes, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
@@ -86,6 +88,14 @@ export async function lockListing(db: Db, input: { environment: Environment; nam
   return { id: row.id, name: row.name, status: row.status, priceCents: Number(row.price_cents), currency: row.currency };
 }
 
+/**
+ * The id of the listing lockListing locks, as a subquery: for the reads sent together
+ * with the lock (db/compiled.ts `together`), which cannot wait for its answer.
+ */
+export function listingIdSql(environment: Environment, name: string): SQL {
+  return sql`select id from domains where environment = ${environment} and name = ${name} and status <> 'removed'`;
+}
+
 export function unavailable(name: string, status: LockedListing["status"]): AppError {
   return new AppError(
     "conflict",
@@ -125,21 +135,26 @@ function tooManyQuotes(firstExpiry: string | null, now: Date): AppError {
 export async function createQuote(db: Db, input: CreateQuoteInput): Promise<CreatedQuote> {
   const name = normalizeDomainName(input.domain);
   return db.transaction(async (tx) => {
-    const listing = await lockListing(tx, { environment: input.environment, name });
-    if (listing.status !== "listed") throw unavailable(name, listing.status);
     const now = clock.now();
-    // The hold check and the open-quote count in one round trip.
-    const [hold] = await executePrepared<{ held: boolean; open: number; first_expiry: string | null }>(
-      tx,
-      sql`select ${heldForOthersSql(sql`${listing.id}::text`, input.environment, input.partnerId)} as held, o.open, o.first_expiry
-          from (select count(*)::int as open, min(expires_at)::text as first_expiry from (
-            select expires_at from quotes where partner_id = ${input.partnerId} and environment = ${input.environment}
-              and expires_at > ${now.toISOString()}::timestamptz and order_id is null
-            order by expires_at limit ${MAX_OPEN_QUOTES}) q) o`,
+    // The lock, the hold check and the open-quote count in one round trip (the check
+    // finds the listing by name and runs after the lock is granted).
+    const [listing, [hold]] = await together(
+      lockListing(tx, { environment: input.environment, name }),
+      executePrepared<{ held: boolean; open: number; first_expiry: string | null }>(
+        tx,
+        sql`select ${heldForOthersSql(sql`l.id`, input.environment, input.partnerId)} as held, o.open, o.first_expiry
+            from (${listingIdSql(input.environment, name)}) l,
+              (select count(*)::int as open, min(expires_at)::text as first_expiry from (
+              select expires_at from quotes where partner_id = ${input.partnerId} and environment = ${input.environment}
+                and expires_at > ${now.toISOString()}::timestamptz and order_id is null
+              order by expires_at limit ${MAX_OPEN_QUOTES}) q) o`,
+      ),
     );
+    if (listing.status !== "listed") throw unavailable(name, listing.status);
     if (hold?.held) throw unavailable(name, "reserved");
     if (hold && hold.open >= MAX_OPEN_QUOTES) throw tooManyQuotes(hold.first_expiry, now);
-    const [written] = await quoteInsert(tx, {
+    // The insert goes with the COMMIT (one round trip for both); the answer is made from its row.
+    const inserted = quoteInsert(tx, {
       quote: {
         id: newId("quote", now.getTime()),
         partnerId: input.partnerId,
@@ -152,9 +167,11 @@ export async function createQuote(db: Db, input: CreateQuoteInput): Promise<Crea
         createdAt: now,
       },
     });
-    if (!written) throw new Error("quote insert returned no row");
-    const row = rowFromJson(quotes, written.quote);
-    return { row, token: quoteToken(row) };
+    return endingWith(inserted, ([written]) => {
+      if (!written) throw new Error("quote insert returned no row");
+      const row = rowFromJson(quotes, written.quote);
+      return { row, token: quoteToken(row) };
+    });
   });
 }
 

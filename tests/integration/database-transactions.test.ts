@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import net from "node:net";
 import { after, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import { closeDb, createPool, getDb } from "@/db/client";
 import { executePrepared } from "@/db/compiled";
 import { resolveDatabaseUrl } from "@/db/embedded";
+import { endingWith } from "@/db/safe-begin";
+import { together } from "@/db/together";
 
 // Transactions under a saturated pool (db/safe-begin.ts): with every connection
 // busy, queries pipeline onto busy connections, and postgres.js 3.4.9 could send
@@ -105,6 +108,91 @@ describe("prepared statements (db/compiled.ts executePrepared)", () => {
       assert.equal(await count(), 1);
     } finally {
       await pool.sql.end({ timeout: 5 });
+    }
+  });
+});
+
+describe("statements sent together (db/together.ts, db/safe-begin.ts)", () => {
+  /** Writes to the database's sockets while `fn` runs: each is a round trip, since each is answered before the next. */
+  async function writesDuring(fn: () => Promise<unknown>): Promise<number> {
+    const port = Number(new URL(resolveDatabaseUrl()).port || 5432);
+    const write = net.Socket.prototype.write;
+    let writes = 0;
+    net.Socket.prototype.write = function (this: net.Socket, ...args: unknown[]) {
+      if (this.remotePort === port) writes++;
+      return (write as (...a: unknown[]) => boolean).apply(this, args);
+    } as typeof write;
+    try {
+      await fn();
+    } finally {
+      net.Socket.prototype.write = write;
+    }
+    return writes;
+  }
+
+  const table = `together_probe_${process.pid}`;
+  const insert = (id: number) => sql`insert into ${sql.raw(table)} values (${id}) returning id`;
+  const ids = async () =>
+    (await getDb().execute<{ id: number }>(sql.raw(`select id from ${table} order by id`))).map((row) => row.id);
+
+  it("BEGIN, statements sent together and the last statement with COMMIT: two round trips, all committed", async () => {
+    const pool = createPool(resolveDatabaseUrl(), 1);
+    await getDb().execute(sql.raw(`create table if not exists ${table} (id int primary key)`));
+    await getDb().execute(sql.raw(`truncate ${table}`));
+    try {
+      const work = (first: number) =>
+        pool.db.transaction(async (tx) => {
+          const [a, b] = await together(executePrepared<{ id: number }>(tx, insert(first)), executePrepared<{ id: number }>(tx, insert(first + 1)));
+          return endingWith(executePrepared<{ id: number }>(tx, insert(first + 2)), (c) => [a[0]!.id, b[0]!.id, c[0]!.id]);
+        });
+      // The first use prepares each statement on the connection (a describe round trip); then none.
+      assert.deepEqual(await work(1), [1, 2, 3]);
+      let result: number[] = [];
+      const writes = await writesDuring(async () => {
+        result = await work(11);
+      });
+      assert.deepEqual(result, [11, 12, 13]);
+      assert.equal(writes, 2, "BEGIN with the first two inserts, then the third with COMMIT");
+      assert.deepEqual(await ids(), [1, 2, 3, 11, 12, 13]);
+    } finally {
+      await pool.sql.end({ timeout: 5 });
+    }
+  });
+
+  it("the first failure in sending order is thrown, and the transaction's earlier work is rolled back", async () => {
+    const pool = createPool(resolveDatabaseUrl(), 1);
+    await getDb().execute(sql.raw(`truncate ${table}`));
+    try {
+      // A duplicate key in the middle: the statement after it fails only because the transaction is aborted.
+      const failed = await pool.db
+        .transaction(async (tx) => {
+          await tx.execute(insert(1));
+          await together(tx.execute(insert(2)), tx.execute(insert(1)), tx.execute(insert(3)));
+        })
+        .catch((error: { cause?: { code?: string }; code?: string }) => error.cause?.code ?? error.code);
+      assert.equal(failed, "23505");
+      // The last statement sent with COMMIT fails: the server rolls back, its error is thrown.
+      const last = await pool.db
+        .transaction(async (tx) => {
+          await tx.execute(insert(5));
+          return endingWith(executePrepared(tx, insert(5)), () => "committed");
+        })
+        .catch((error: { cause?: { code?: string }; code?: string }) => error.cause?.code ?? error.code);
+      assert.equal(last, "23505");
+      assert.deepEqual(await ids(), []);
+      // Nested (a savepoint), the statement is awaited before the release.
+      const nested = await pool.db.transaction(async (tx) =>
+        tx.transaction(async (inner) => endingWith(executePrepared<{ id: number }>(inner, insert(7)), (rows) => rows[0]!.id)),
+      );
+      assert.equal(nested, 7);
+      assert.deepEqual(await ids(), [7]);
+      const [open] = await pool.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and state like 'idle in transaction%' and pid <> pg_backend_pid()`);
+      assert.equal(open?.n, 0);
+    } finally {
+      await pool.sql.end({ timeout: 5 });
+      await getDb().execute(sql.raw(`drop table if exists ${table}`));
     }
   });
 });
