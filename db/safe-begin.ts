@@ -133,7 +133,9 @@ function scopeOf(reserved: postgres.ReservedSql, state: ScopeState): Scope {
   return scope;
 }
 
-const ENDING = Symbol("ends with a statement");
+// From the global registry: a production build gives each route bundle its own copy of
+// this module, and the pool (on globalThis) may be another bundle's.
+const ENDING = Symbol.for("pdm.transaction.endsWith");
 
 interface Ending<S, T> {
   [ENDING]: true;
