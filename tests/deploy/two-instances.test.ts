@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { createPool } from "@/db/client";
-import { resolveDatabaseUrl } from "@/db/embedded";
 import { knownMigrations } from "@/db/migrate";
 import { users } from "@/db/schema";
 import { packageStandalone } from "@/server/cli/standalone";
-import { getEnv, resetEnv } from "@/server/env";
+import { resetEnv } from "@/server/env";
 import { waitForHealth } from "@/server/cli/next-build";
 import { recordEvent } from "@/server/services/events";
 import { addDomain } from "@/server/services/inventory";
@@ -18,6 +16,7 @@ import { saveWebhookEndpoint } from "@/server/services/webhooks";
 import { signRequest, type PartnerCredentials } from "@/server/signing/client";
 import { stopChildren } from "@/reliability/lib/processes";
 import { startCountingReceiver } from "@/reliability/lib/receiver";
+import { standaloneStage } from "../helpers/standalone-stage";
 
 // The exact commands the Docker image runs (Dockerfile, compose.yaml), from the
 // build the e2e stage made: `node migrate.mjs`, two `node web.mjs` and one
@@ -28,24 +27,11 @@ import { startCountingReceiver } from "@/reliability/lib/receiver";
 
 const PORT = Number(process.env.DEPLOY_PORT ?? 3300);
 const webUrls = [`http://127.0.0.1:${PORT}`, `http://127.0.0.1:${PORT + 1}`] as const;
-const admin = postgres(resolveDatabaseUrl(), { max: 1, onnotice: () => {} });
-// Named after the stage's database, so a run touches only names of its own prefix.
-const dbName = `${new URL(resolveDatabaseUrl()).pathname.slice(1)}_deploy_${randomBytes(4).toString("hex")}`;
-const dbUrl = Object.assign(new URL(resolveDatabaseUrl()), { pathname: `/${dbName}` }).href;
+const { admin, dbName, dbUrl, shared } = standaloneStage("deploy");
 const pool = createPool(dbUrl, 2);
 const children: ChildProcess[] = [];
 let standalone = "";
 const output: string[] = [];
-
-const shared = {
-  DATABASE_URL: dbUrl,
-  // This process seals the credentials it creates with its own key: the instances share it.
-  SECRET_KEY: getEnv().SECRET_KEY,
-  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-  NEXT_TELEMETRY_DISABLED: "1",
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-};
 
 function command(file: string, env: Record<string, string | undefined>): ChildProcess {
   const child = spawn(process.execPath, [file], { cwd: standalone, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });

@@ -3,12 +3,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { after, before, describe, it } from "node:test";
-import postgres from "postgres";
-import { resolveDatabaseUrl } from "@/db/embedded";
 import { packageStandalone } from "@/server/cli/standalone";
 import { waitForHealth } from "@/server/cli/next-build";
-import { getEnv } from "@/server/env";
 import { stopChildren } from "@/reliability/lib/processes";
+import { standaloneStage } from "../helpers/standalone-stage";
 
 // `node web.mjs` with WEB_CONCURRENCY=2, from the standalone build, as a 2-core host runs
 // it: a node:cluster primary and two workers on one port. Which worker answered is read
@@ -16,17 +14,10 @@ import { stopChildren } from "@/reliability/lib/processes";
 
 const PORT = Number(process.env.DEPLOY_PORT ?? 3300) + 3; // two-instances.test.ts uses the three before
 const base = `http://127.0.0.1:${PORT}`;
-const admin = postgres(resolveDatabaseUrl(), { max: 1, onnotice: () => {} });
-const dbName = `${new URL(resolveDatabaseUrl()).pathname.slice(1)}_cluster_${randomBytes(4).toString("hex")}`;
-const dbUrl = Object.assign(new URL(resolveDatabaseUrl()), { pathname: `/${dbName}` }).href;
+const { admin, dbName, shared } = standaloneStage("cluster");
 const token = randomBytes(16).toString("hex");
 const env = {
-  DATABASE_URL: dbUrl,
-  SECRET_KEY: getEnv().SECRET_KEY,
-  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-  NEXT_TELEMETRY_DISABLED: "1",
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
+  ...shared,
   APP_ENV: "production",
   NODE_ENV: "production",
   APP_URL: base,
