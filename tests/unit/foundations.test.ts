@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,7 +8,7 @@ import path from "node:path";
 process.env.SECRET_KEY ??= "unit-test-secret-key-unit-test-secret-key";
 const { loadEnv, parseDuration, EnvError } = await import("@/server/env");
 const { openSecret, sealSecret, hashPassword, verifyPassword, safeEqual } = await import("@/server/crypto");
-const { newId, randomBase62 } = await import("@/server/ids");
+const { encodeId, newId, randomBase62 } = await import("@/server/ids");
 const { normalizeDomainName, tokenizeLabel } = await import("@/server/services/inventory");
 const { AppError } = await import("@/server/errors");
 
@@ -87,6 +88,27 @@ describe("ids", () => {
     assert.ok(earlier < later);
     assert.notEqual(newId("order"), newId("order"));
     assert.match(randomBase62(24), /^[0-9A-Za-z]{24}$/);
+    const many = new Set(Array.from({ length: 5_000 }, () => newId("event", 1_700_000_000_000)));
+    assert.equal(many.size, 5_000, "the random pool is refilled, never reused");
+  });
+
+  it("encode the 128-bit value (milliseconds << 80 | 80 random bits) in base62 exactly", () => {
+    const reference = (nowMs: number, bytes: Buffer) => {
+      let value = (BigInt(nowMs) << 80n) | BigInt(`0x${bytes.toString("hex")}`);
+      let digits = "";
+      for (let i = 0; i < 22; i++) {
+        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[Number(value % 62n)] + digits;
+        value /= 62n;
+      }
+      return digits;
+    };
+    const cases: [number, Buffer][] = [
+      [0, Buffer.alloc(10)],
+      [2 ** 48 - 1, Buffer.alloc(10, 0xff)],
+      [1_700_000_000_000, Buffer.from("00010203040506070809", "hex")],
+    ];
+    for (let i = 0; i < 2_000; i++) cases.push([Math.floor(Math.random() * 2 ** 48), randomBytes(10)]);
+    for (const [nowMs, bytes] of cases) assert.equal(encodeId(nowMs, Buffer.concat([Buffer.alloc(3), bytes]), 3), reference(nowMs, bytes));
   });
 });
 
