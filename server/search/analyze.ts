@@ -1,7 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
-import { antonyms, baseForms, partsOfSpeech, relatedWords } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -76,6 +76,17 @@ const QUALITY_DISCOUNT = 0.5;
  */
 const HEAD_DISCOUNT = 0.8;
 
+/**
+ * How common a word is (wordCost), a plural counted as its singular: "reviews" and
+ * "gifts" are rarer than review and gift in the frequency list, not rarer in meaning.
+ */
+function typedCost(word: string): number | undefined {
+  const own = wordCost(word);
+  if (!word.endsWith("s") || hasLemma(word)) return own;
+  const singular = baseForms(word).flatMap((b) => (b.agent ? [] : [wordCost(b.lemma)])).filter((c): c is number => c !== undefined);
+  return singular.length > 0 ? Math.min(own ?? Infinity, ...singular) : own;
+}
+
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
@@ -85,15 +96,17 @@ export function conceptImportance(words: string[]): number[] {
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 ? i : -1)).filter((i) => i >= 0);
-  const lastNoun = nouns[nouns.length - 1] ?? -1;
+  // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
+  // support": mostly verbs in WordNet's counts, nouns in that place).
+  const last = words.reduce((at, _, i) => (framing[i] ? at : i), -1);
+  const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && nouns.some((i) => i < last) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
-    const cost = wordCost(w);
+    const cost = typedCost(w);
     // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
     const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
-    const head = i === lastNoun && nouns.length >= 2 ? HEAD_DISCOUNT : 1;
-    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * head;
+    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * (i === head ? HEAD_DISCOUNT : 1);
   });
 }
 
