@@ -68,6 +68,9 @@ const COMMON_IMPORTANCE = 0.6;
  */
 const QUALITY_DISCOUNT = 0.5;
 
+/** The share of an adjective's use relating to a noun (WordNet's pertainyms) from which it names a subject. */
+const TOPICAL_SHARE = 0.25;
+
 /**
  * The head of a noun compound names the kind of business ("parlor", "broker",
  * "practice", "clinic"), the noun before it what the business is about: a name
@@ -92,7 +95,9 @@ export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
-  const quality = parts.map((p) => p?.quality ?? 0);
+  // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
+  // the subject ("legal advice", "mental health"): it is no mere quality.
+  const quality = parts.map((p) => (p && p.adjective - p.quality >= TOPICAL_SHARE ? 0 : (p?.quality ?? 0)));
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 ? i : -1)).filter((i) => i >= 0);
