@@ -232,8 +232,9 @@ export async function analyzeWords(
   /**
    * relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up.
    * subject: the subject phrase (subjectPhrase) is embedded in the same encoder call as the words, for the phrase leg.
+   * pieceSlips: the query is words, not a name typed: an unexplained piece of a split word is corrected on its own.
    */
-  options: { relatives?: boolean; subject?: boolean } = {},
+  options: { relatives?: boolean; subject?: boolean; pieceSlips?: boolean } = {},
 ): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
@@ -287,7 +288,18 @@ export async function analyzeWords(
       continue;
     }
     const pieces = corrected ? [word] : split;
-    for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null, null, pieces.length === 1 ? alternative : null);
+    if (pieces.length === 1) {
+      push(word, corrected, null, alternative);
+      continue;
+    }
+    for (const piece of pieces) {
+      // A piece no word explains is a slip of its own ("physioterapy" -> physio terapy -> therapy), searched as
+      // meant; not in a name typed ("placesysetm.com", "littlebeltcae"), which the label leg matches as a whole.
+      const unknown = options.pieceSlips === true && piece.length >= PIECE_SLIP_MIN && !isKnownWord(piece) && !mirror.words.has(piece);
+      const [meantPiece = null] = unknown ? memo(mirror, `corrections:${piece}`, () => correctWords(mirror, piece)) : [];
+      if (meantPiece && !mirror.words.has(meantPiece)) push(meantPiece, null);
+      else push(piece, meantPiece);
+    }
   }
   // The searcher's framing ("somewhere", "need") next to a subject is neither
   // stretched to a slip nor expanded in meaning: it would only bring noise.
@@ -388,6 +400,8 @@ function agentSlip(mirror: Mirror, word: string): boolean {
   if (cost === undefined || editDistance(word, slip as string, 1) > 1) return false;
   return bases.every((b) => partsOfSpeech(b.lemma).verb === 0 || (wordCost(b.lemma) ?? Infinity) - cost >= RARER_VERB);
 }
+/** A piece of a split word this long or longer, that no word explains, is corrected on its own. */
+const PIECE_SLIP_MIN = 5;
 /** How much rarer (in -log p) than the word one edit away a verb must be to make a typed agent noun a slip. */
 const RARER_VERB = 1.5;
 
