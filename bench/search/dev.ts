@@ -30,7 +30,8 @@ const seed = process.env.DEV_SEED ? Number(process.env.DEV_SEED) : undefined;
 const vocabulary = corpusVocabulary();
 const dbName = process.env.DEV_DB ?? `search_dev_v2_${vocabulary === "wordnet" ? "" : `${vocabulary}_`}${seed === undefined ? "" : `s${seed}_`}${size}`;
 const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
-// DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata).
+// DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata);
+// dev-queries-3.json and dev-queries-4.json (the fourth, written before the engine ran on it: a check that a change generalises).
 const queries = JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
 
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });

@@ -1,7 +1,7 @@
 import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
-import { antonyms, baseForms, partsOfSpeech, relatedWords } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -68,6 +68,9 @@ const COMMON_IMPORTANCE = 0.6;
  */
 const QUALITY_DISCOUNT = 0.5;
 
+/** The share of an adjective's use relating to a noun (WordNet's pertainyms) from which it names a subject. */
+const TOPICAL_SHARE = 0.25;
+
 /**
  * The head of a noun compound names the kind of business ("parlor", "broker",
  * "practice", "clinic"), the noun before it what the business is about: a name
@@ -76,24 +79,39 @@ const QUALITY_DISCOUNT = 0.5;
  */
 const HEAD_DISCOUNT = 0.8;
 
+/**
+ * How common a word is (wordCost), a plural counted as its singular: "reviews" and
+ * "gifts" are rarer than review and gift in the frequency list, not rarer in meaning.
+ */
+function typedCost(word: string): number | undefined {
+  const own = wordCost(word);
+  if (!word.endsWith("s") || hasLemma(word)) return own;
+  const singular = baseForms(word).flatMap((b) => (b.agent ? [] : [wordCost(b.lemma)])).filter((c): c is number => c !== undefined);
+  return singular.length > 0 ? Math.min(own ?? Infinity, ...singular) : own;
+}
+
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
-  const quality = parts.map((p) => p?.quality ?? 0);
+  // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
+  // the subject ("legal advice", "mental health"): it is no mere quality.
+  const quality = parts.map((p) => (p && p.adjective - p.quality >= TOPICAL_SHARE ? 0 : (p?.quality ?? 0)));
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 ? i : -1)).filter((i) => i >= 0);
-  const lastNoun = nouns[nouns.length - 1] ?? -1;
+  // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
+  // support": mostly verbs in WordNet's counts, nouns in that place).
+  const last = words.reduce((at, _, i) => (framing[i] ? at : i), -1);
+  const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && nouns.some((i) => i < last) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
-    const cost = wordCost(w);
+    const cost = typedCost(w);
     // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
     const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
-    const head = i === lastNoun && nouns.length >= 2 ? HEAD_DISCOUNT : 1;
-    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * head;
+    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * (i === head ? HEAD_DISCOUNT : 1);
   });
 }
 
@@ -214,8 +232,9 @@ export async function analyzeWords(
   /**
    * relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up.
    * subject: the subject phrase (subjectPhrase) is embedded in the same encoder call as the words, for the phrase leg.
+   * pieceSlips: the query is words, not a name typed: an unexplained piece of a split word is corrected on its own.
    */
-  options: { relatives?: boolean; subject?: boolean } = {},
+  options: { relatives?: boolean; subject?: boolean; pieceSlips?: boolean } = {},
 ): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
@@ -269,7 +288,18 @@ export async function analyzeWords(
       continue;
     }
     const pieces = corrected ? [word] : split;
-    for (const piece of pieces) push(piece, pieces.length === 1 ? corrected : null, null, pieces.length === 1 ? alternative : null);
+    if (pieces.length === 1) {
+      push(word, corrected, null, alternative);
+      continue;
+    }
+    for (const piece of pieces) {
+      // A piece no word explains is a slip of its own ("physioterapy" -> physio terapy -> therapy), searched as
+      // meant; not in a name typed ("placesysetm.com", "littlebeltcae"), which the label leg matches as a whole.
+      const unknown = options.pieceSlips === true && piece.length >= PIECE_SLIP_MIN && !isKnownWord(piece) && !mirror.words.has(piece);
+      const [meantPiece = null] = unknown ? memo(mirror, `corrections:${piece}`, () => correctWords(mirror, piece)) : [];
+      if (meantPiece && !mirror.words.has(meantPiece)) push(meantPiece, null);
+      else push(piece, meantPiece);
+    }
   }
   // The searcher's framing ("somewhere", "need") next to a subject is neither
   // stretched to a slip nor expanded in meaning: it would only bring noise.
@@ -370,6 +400,8 @@ function agentSlip(mirror: Mirror, word: string): boolean {
   if (cost === undefined || editDistance(word, slip as string, 1) > 1) return false;
   return bases.every((b) => partsOfSpeech(b.lemma).verb === 0 || (wordCost(b.lemma) ?? Infinity) - cost >= RARER_VERB);
 }
+/** A piece of a split word this long or longer, that no word explains, is corrected on its own. */
+const PIECE_SLIP_MIN = 5;
 /** How much rarer (in -log p) than the word one edit away a verb must be to make a typed agent noun a slip. */
 const RARER_VERB = 1.5;
 

@@ -505,7 +505,11 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
   const meaning = legs.includes("meaning") || phraseOn;
   const inInventory = (word: string) => mirror.words.has(word);
   const phraseWanted = phrases !== null && phrases.size > 0;
-  const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, { relatives: meaning, subject: phraseWanted });
+  const concepts = await analyzeWords(mirror, q.words, meaning ? embedder : noMeaning, {
+    relatives: meaning,
+    subject: phraseWanted,
+    pieceSlips: !q.tld && !q.exactName && q.words.length >= 2,
+  });
   const context: LegContext = {
     inInventory,
     explained: concepts.every((c) => inInventory(c.word) || c.corrected !== null || isKnownWord(c.word)),

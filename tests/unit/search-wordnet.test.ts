@@ -140,6 +140,14 @@ describe("intent phrases", () => {
     const [tattoo, parlor] = conceptImportance(["tattoo", "parlor"]);
     assert.ok((tattoo ?? 0) > (parlor ?? 0), `${tattoo} ${parlor}`);
     assert.ok((conceptImportance(["parlor"])[0] ?? 0) > (parlor ?? 0), "alone it is the subject");
+    // The last word after a noun is the head even when WordNet counts it mostly a verb ("reviews", "support").
+    const [restaurant, reviews] = conceptImportance(["restaurant", "reviews"]);
+    assert.ok((restaurant ?? 0) > (reviews ?? 0), `${restaurant} ${reviews}`);
+    // A plural is as common as its singular ("reviews" is rarer than review in the frequency list only).
+    assert.deepEqual(conceptImportance(["gifts"]), conceptImportance(["gift"]));
+    // An adjective a quarter of whose use relates to a noun ("legal" -> law) names the subject.
+    const [legal, advice] = conceptImportance(["legal", "advice"]);
+    assert.ok((legal ?? 0) >= (advice ?? 0), `${legal} ${advice}`);
     // The commonest words frame: "people who like chess".
     assert.equal(conceptImportance(["like", "chess"])[0], FRAMING_IMPORTANCE);
   });
@@ -157,13 +165,23 @@ describe("intent phrases", () => {
     assert.equal(concepts[3]?.importance, restaurant);
   });
 
+  it("corrects an unexplained piece of a split word on its own, only in a query of words", async () => {
+    const mirror = getVocabularyMirrorForTests(["physio", "therapy", "clinic"]);
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const words = await analyzeWords(mirror, ["physioterapy", "clinic"], noMeaning, { pieceSlips: true });
+    assert.deepEqual(words.map((c) => [c.word, c.corrected]), [["physio", null], ["terapy", "therapy"], ["clinic", null]]);
+    const name = await analyzeWords(mirror, ["physioterapy", "clinic"], noMeaning);
+    assert.equal(name[1]?.corrected, null, "a name typed keeps its pieces as typed");
+  });
+
   it("gives framing words no slips or meanings, and requires only the subject", async () => {
     const mirror = getVocabularyMirrorForTests(["dog", "groom", "mind", "books"]);
     const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
     const concepts = await analyzeWords(mirror, ["find", "book", "dog", "groomer"], noMeaning);
     assert.deepEqual(
       concepts.map((c) => [c.word, c.importance]),
-      [["find", 0.2], ["book", 0.2], ["dog", concepts[2]?.importance], ["groomer", 1]],
+      // groomer: rare, and the head of the compound after the noun dog (0.8 of its weight).
+      [["find", 0.2], ["book", 0.2], ["dog", concepts[2]?.importance], ["groomer", 0.8]],
     );
     assert.ok(!concepts[0]?.terms.has("mind"), "no slip for a framing word");
     assert.deepEqual(subject(concepts).map((c) => c.word), ["groomer", "dog"], "most informative first");
