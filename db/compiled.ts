@@ -81,4 +81,3 @@ function sendPrepared<R>(db: Db, query: Query): Promise<R[]> {
   // Drizzle's postgres-js session prepares (postgres.js `prepare: true`) when given a name; the name itself is unused.
   return db._.session.prepareQuery(query, undefined, "prepared", false).execute() as Promise<R[]>;
 }
-

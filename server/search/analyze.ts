@@ -103,7 +103,7 @@ export function conceptImportance(words: string[]): number[] {
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 ? i : -1)).filter((i) => i >= 0);
   // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
   // support": mostly verbs in WordNet's counts, nouns in that place).
-  const last = words.reduce((at, _, i) => (framing[i] ? at : i), -1);
+  const last = framing.lastIndexOf(false);
   const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && nouns.some((i) => i < last) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;

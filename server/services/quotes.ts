@@ -80,20 +80,22 @@ export interface LockedListing {
 export async function lockListing(db: Db, input: { environment: Environment; name: string }): Promise<LockedListing> {
   // Sent prepared (one parse and plan per connection): every quote and order starts here.
   const [row] = await executePrepared<Omit<LockedListing, "priceCents"> & { price_cents: string }>(db, sql`
-    select id, name, status, price_cents, currency from domains
-    where environment = ${input.environment} and name = ${input.name} and status <> 'removed'
-    for update`);
+    select id, name, status, price_cents, currency from domains where ${listingByName(input.environment, input.name)} for update`);
   if (!row) throw new AppError("not_found", `${input.name} is not listed`);
   // bigint arrives as text from the driver; money fits a double exactly (columns.ts).
   return { id: row.id, name: row.name, status: row.status, priceCents: Number(row.price_cents), currency: row.currency };
 }
 
+/** The listing `name` in an environment's inventory: the row lockListing locks. */
+const listingByName = (environment: Environment, name: string): SQL =>
+  sql`environment = ${environment} and name = ${name} and status <> 'removed'`;
+
 /**
  * The id of the listing lockListing locks, as a subquery: for the reads sent together
- * with the lock (db/compiled.ts `together`), which cannot wait for its answer.
+ * with the lock (db/together.ts), which cannot wait for its answer.
  */
 export function listingIdSql(environment: Environment, name: string): SQL {
-  return sql`select id from domains where environment = ${environment} and name = ${name} and status <> 'removed'`;
+  return sql`select id from domains where ${listingByName(environment, name)}`;
 }
 
 export function unavailable(name: string, status: LockedListing["status"]): AppError {
