@@ -10,16 +10,19 @@
 //
 // BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_RATE (500 req/s),
 // BENCH_RATE_SECONDS (60), BENCH_RATE_RUNS (3), BENCH_BARE_PORT (3299),
-// BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it. The header names the
+// BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it; BENCH_RATE_TRACE=<file> appends each
+// fixed-rate request's scheduled send (ms from the start) and latency, to find when the slow ones came;
+// BENCH_RATE_ROUTE=ping puts the static route through the fixed-rate phase instead (the floor's tail). The header names the
 // server's WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its
 // /metrics (web_cluster_workers; BENCH_METRICS_TOKEN when it has a METRICS_TOKEN).
 // Rate limits are per credential and per class, so each route gets a pool of keys
 // and the bench partners' buckets are emptied between phases: what is measured is
 // the accepted path, never 429s.
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { ensureDatabase } from "@/db/embedded";
@@ -38,6 +41,8 @@ const rateSeconds = Number(process.env.BENCH_RATE_SECONDS ?? 60);
 const rateRuns = Number(process.env.BENCH_RATE_RUNS ?? 3);
 const barePort = Number(process.env.BENCH_BARE_PORT ?? 3299);
 const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+/** BENCH_RATE_TRACE=<file>: each fixed-rate request's scheduled send (ms from the run's start) and latency, one per line. */
+const rateTrace = process.env.BENCH_RATE_TRACE;
 const PRICE = 25_000;
 const QUOTE_PARTNERS = 12;
 
@@ -151,6 +156,8 @@ const routes: Route[] = [
 ];
 
 const only = process.env.BENCH_ONLY;
+/** The fixed-rate phase's route: GET /availability unless BENCH_RATE_ROUTE names another (e.g. "ping", the framework's floor at the same rate). */
+const rateRoute = routes.find((route) => route.title.includes(process.env.BENCH_RATE_ROUTE ?? "GET /availability"))!;
 const measured = routes.filter((route, i) => i < 2 || !only || route.title.includes(only));
 
 interface Figures {
@@ -186,14 +193,18 @@ async function startBareServer(body: string): Promise<ChildProcess> {
 
 // --- fixed arrival rate: open loop, latency from the scheduled send time -----------------
 
-async function fixedRate(route: Route): Promise<{ sent: number; p50: number; p99: number; p999: number; max: number; failures: number; retries: number }> {
+async function fixedRate(route: Route): Promise<{ sent: number; p50: number; p99: number; p999: number; max: number; failures: number; retries: number; clientStall: string }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const target = new URL(baseUrl);
   const latencies: number[] = [];
+  const trace: string[] = [];
   let failures = 0;
   let retries = 0;
   let sent = 0;
   const total = rate * rateSeconds;
+  // The load generator's own event-loop delay: a stall here delays sends and reads, and counts as latency.
+  const clientDelay = monitorEventLoopDelay({ resolution: 1 });
+  clientDelay.enable();
   const started = performance.now();
   let unanswered = 0;
   await new Promise<void>((done) => {
@@ -211,11 +222,12 @@ async function fixedRate(route: Route): Promise<{ sent: number; p50: number; p99
     };
     // `retried`: the request is sent a second time, freshly signed (a new nonce), so its latency still counts from `scheduled`.
     const fire = (scheduled: number, retried = false) => {
-      const { method, path, headers, body } = route.next!();
+      const { method, path, headers, body } = route.next?.() ?? { method: "GET", path: route.path, headers: {}, body: undefined };
       const request = http.request({ host: target.hostname, port: target.port, method, path, headers, agent }, (response) => {
         response.resume();
         response.on("end", () => {
           latencies.push(performance.now() - scheduled);
+          if (rateTrace) trace.push(`${(scheduled - started).toFixed(1)} ${(performance.now() - scheduled).toFixed(1)} ${response.statusCode}`);
           if (response.statusCode! < 200 || response.statusCode! >= 300) failures++;
           finish();
         });
@@ -242,11 +254,13 @@ async function fixedRate(route: Route): Promise<{ sent: number; p50: number; p99
     }, 1);
   });
   agent.destroy();
+  clientDelay.disable();
+  if (rateTrace) appendFileSync(rateTrace, `${trace.join("\n")}\n`);
   // Unanswered requests count at the deadline's latency, so the percentiles do not flatter an overload.
   for (let i = 0; i < unanswered; i++) latencies.push((rateSeconds + 15) * 1000);
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { sent, p50: pct(0.5), p99: pct(0.99), p999: pct(0.999), max: latencies.at(-1) ?? 0, failures: failures + unanswered, retries };
+  return { sent, p50: pct(0.5), p99: pct(0.99), p999: pct(0.999), max: latencies.at(-1) ?? 0, failures: failures + unanswered, retries, clientStall: `${(clientDelay.percentile(99) / 1e6).toFixed(1)} / ${(clientDelay.max / 1e6).toFixed(1)}` };
 }
 
 // --- run ----------------------------------------------------------------------------------
@@ -272,7 +286,7 @@ async function webConcurrency(): Promise<string> {
 
 console.log(
   `hot-path bench against ${baseUrl} (WEB_CONCURRENCY ${await webConcurrency()}): ${runs} run(s), ${connections} connections, ${seconds} s per route; ` +
-    `then ${rateRuns} x ${rateSeconds} s at ${rate} req/s on GET /availability`,
+    `then ${rateRuns} x ${rateSeconds} s at ${rate} req/s on ${rateRoute.title}`,
 );
 // Warm-up: every measured route (JIT, the route bundles, each worker's caches) before run 1.
 for (const route of measured) {
@@ -297,13 +311,13 @@ for (let run = 1; run <= runs; run++) {
 console.log(`\n${table.join("\n")}\n`);
 
 const rateTable = [
-  "| run | route | rate req/s | s | sent | p50 ms | p99 ms | p99.9 ms | max ms | failures | retried resets |",
-  "|---|---|---|---|---|---|---|---|---|---|---|",
+  "| run | route | rate req/s | s | sent | p50 ms | p99 ms | p99.9 ms | max ms | failures | retried resets | client loop delay p99 / max ms |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 for (let run = 1; run <= rateRuns; run++) {
   await resetBuckets();
-  const f = await fixedRate(routes[2]!);
-  const row = `| ${run} | GET /availability (signed) | ${rate} | ${rateSeconds} | ${f.sent} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.p999.toFixed(1)} | ${f.max.toFixed(1)} | ${f.failures} | ${f.retries} |`;
+  const f = await fixedRate(rateRoute);
+  const row = `| ${run} | ${rateRoute.title} | ${rate} | ${rateSeconds} | ${f.sent} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.p999.toFixed(1)} | ${f.max.toFixed(1)} | ${f.failures} | ${f.retries} | ${f.clientStall} |`;
   rateTable.push(row);
   console.log(row);
 }
