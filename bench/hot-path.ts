@@ -10,10 +10,10 @@
 //
 // BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_RATE (500 req/s),
 // BENCH_RATE_SECONDS (60), BENCH_RATE_RUNS (3), BENCH_BARE_PORT (3299),
-// BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it; BENCH_RATE_TRACE=<file> appends each
-// fixed-rate request's scheduled send (ms from the start) and latency, to find when the slow ones came;
-// BENCH_RATE_ROUTE=ping puts the static route through the fixed-rate phase instead (the floor's tail). The header names the
-// server's WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its
+// BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it. BENCH_RATE_TRACE=<file> appends
+// each fixed-rate request's scheduled send (ms from the start) and latency, to find when the
+// slow ones came; BENCH_RATE_ROUTE=ping puts the static route through the fixed-rate phase
+// instead (the framework's own tail at that rate). The header names the server's WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its
 // /metrics (web_cluster_workers; BENCH_METRICS_TOKEN when it has a METRICS_TOKEN).
 // Rate limits are per credential and per class, so each route gets a pool of keys
 // and the bench partners' buckets are emptied between phases: what is measured is
@@ -157,7 +157,8 @@ const routes: Route[] = [
 
 const only = process.env.BENCH_ONLY;
 /** The fixed-rate phase's route: GET /availability unless BENCH_RATE_ROUTE names another (e.g. "ping", the framework's floor at the same rate). */
-const rateRoute = routes.find((route) => route.title.includes(process.env.BENCH_RATE_ROUTE ?? "GET /availability"))!;
+const rateRoute = routes.find((route) => route.title.includes(process.env.BENCH_RATE_ROUTE ?? "GET /availability"));
+if (!rateRoute) throw new Error(`BENCH_RATE_ROUTE=${process.env.BENCH_RATE_ROUTE} names no route (${routes.map((route) => route.title).join(", ")})`);
 const measured = routes.filter((route, i) => i < 2 || !only || route.title.includes(only));
 
 interface Figures {
