@@ -13,8 +13,9 @@
 // BENCH_WARMUP_SECONDS (3, per route, before run 1) adjust it. BENCH_RATE_TRACE=<file> appends
 // each fixed-rate request's scheduled send (ms from the start) and latency, to find when the
 // slow ones came; BENCH_RATE_ROUTE=ping puts the static route through the fixed-rate phase
-// instead (the framework's own tail at that rate). The header names the server's WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its
-// /metrics (web_cluster_workers; BENCH_METRICS_TOKEN when it has a METRICS_TOKEN).
+// instead (the framework's own tail at that rate). The header names the server's
+// WEB_CONCURRENCY: BENCH_WEB_CONCURRENCY when given, else read from its /metrics
+// (web_cluster_workers; BENCH_METRICS_TOKEN when it has a METRICS_TOKEN).
 // Rate limits are per credential and per class, so each route gets a pool of keys
 // and the bench partners' buckets are emptied between phases: what is measured is
 // the accepted path, never 429s.
