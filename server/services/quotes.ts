@@ -155,18 +155,21 @@ export async function createQuote(db: Db, input: CreateQuoteInput): Promise<Crea
     if (listing.status !== "listed") throw unavailable(name, listing.status);
     if (hold?.held) throw unavailable(name, "reserved");
     if (hold && hold.open >= MAX_OPEN_QUOTES) throw tooManyQuotes(hold.first_expiry, now);
+    // Issued now, after the lock was granted: a quote that waited for the lock still has
+    // its whole time to live (the clock read above went out with the lock's statements).
+    const issuedAt = clock.now();
     // The insert goes with the COMMIT (one round trip for both); the answer is made from its row.
     const inserted = quoteInsert(tx, {
       quote: {
-        id: newId("quote", now.getTime()),
+        id: newId("quote", issuedAt.getTime()),
         partnerId: input.partnerId,
         environment: input.environment,
         domainId: listing.id,
         domain: name,
         salePriceCents: listing.priceCents,
         currency: listing.currency,
-        expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
-        createdAt: now,
+        expiresAt: new Date(issuedAt.getTime() + QUOTE_TTL_MS),
+        createdAt: issuedAt,
       },
     });
     return endingWith(inserted, ([written]) => {

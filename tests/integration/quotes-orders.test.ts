@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomInt, randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { auditLog, domains, events, orders, quotes, type Environment } from "@/db/schema";
@@ -17,6 +17,7 @@ import type { Scope } from "@/server/http/contract";
 import { addDomain, setDomainPrice } from "@/server/services/inventory";
 import { transitionOrder } from "@/server/services/order-states";
 import { createOrder, serializeOrderWithTimeline } from "@/server/services/orders";
+import { createQuote } from "@/server/services/quotes";
 import { addCredential, callRoute, createTestPartner, type CallResult, type TestCredential } from "../helpers/partner";
 
 // Quotes, orders and refunds through the signed routes against the real
@@ -178,6 +179,37 @@ describe("POST /quotes", () => {
     assertError(await postQuote(b, order.domain), 409, "conflict");
     assertError(await postQuote(a, order.domain), 409, "conflict");
     assertError(await postQuote(a, "not a domain"), 400, "validation_error", "domain");
+  });
+
+  it("a quote that waited for the listing's lock lives 10 minutes from when it was issued", async () => {
+    const name = fresh("wait");
+    await list(name, 7_000);
+    const db = getDb();
+    let quoted: ReturnType<typeof createQuote> | undefined;
+    let released = 0;
+    try {
+      // Another transaction holds the listing (as a concurrent order would) while the clock moves a minute.
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select id from domains where environment = 'sandbox' and name = ${name} for update`);
+        quoted = createQuote(db, { partnerId: a.partnerId, environment: "sandbox", domain: name });
+        quoted.catch(() => {}); // awaited below
+        for (let i = 0; i < 200; i++) {
+          // From another session: pg_stat_activity is read once per transaction.
+          const [waiting] = await db.execute<{ n: number }>(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (waiting!.n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        clock.advance(60_000);
+        released = clock.nowMs();
+      });
+      const { row } = await quoted!;
+      assert.ok(row.createdAt.getTime() >= released, `issued at ${row.createdAt.toISOString()}, the lock was released at ${new Date(released).toISOString()}`);
+      assert.equal(row.expiresAt.getTime() - row.createdAt.getTime(), 10 * 60_000);
+    } finally {
+      clock.reset();
+    }
   });
 
   it("the hold lapses when the quote expires", async () => {
