@@ -46,6 +46,8 @@ const schema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0, "must be 0-10").max(10, "must be 0-10").default(0),
   /** Web server processes on this host (scripts/serve.ts): 1 serves in one process; n > 1 forks n workers sharing PORT (node:cluster). */
   WEB_CONCURRENCY: z.coerce.number().int("must be 1-64").min(1, "must be 1-64").max(64, "must be 1-64").default(1),
+  /** Threads that embed large batches for search (server/search/embed-threads.ts): imports, start-up registration. 1: the calling thread only. */
+  SEARCH_EMBED_THREADS: z.coerce.number().int("must be 1-16").min(1, "must be 1-16").max(16, "must be 1-16").default(1),
   /** Structured logs (server/observability/logger.ts): the least severe level written. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** json (one object a line) or pretty (needs the pino-pretty devDependency). Default: pretty in development, else json. */

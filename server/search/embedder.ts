@@ -1,3 +1,6 @@
+import { getEnv } from "@/server/env";
+import { logError } from "@/server/log";
+import { embedOnThreads, THREADED_MIN_TEXTS } from "./embed-threads";
 import { requireAtRuntime } from "./runtime-require";
 
 // The semantic leg's encoder, behind an interface so a deployment can plug in
@@ -26,11 +29,34 @@ async function loadUse(): Promise<UseModel> {
   return (await initModel(modelSource)) as UseModel;
 }
 
-/** USE lite, loaded once per process on first use (about 150 ms); vectors are unit length. */
+/** Threads for large batches: SEARCH_EMBED_THREADS unless set here (benchmarks, tests); 1 after a thread failed. */
+const threading = globalThis as unknown as { __pdmEmbedThreadCount?: number };
+
+/** How many threads embed a large batch from now on in this process (1: the calling thread). */
+export function setEmbedThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1 || threads > 16) throw new Error(`embedding threads must be an integer from 1 to 16, not ${threads}`);
+  threading.__pdmEmbedThreadCount = threads;
+}
+
+/**
+ * USE lite, loaded once per process on first use (about 150 ms); vectors are unit length.
+ * A batch of THREADED_MIN_TEXTS or more goes to SEARCH_EMBED_THREADS worker threads when
+ * that is above 1 (server/search/embed-threads.ts): the same model, the same vectors.
+ */
 export const useLiteEmbedder: Embedder = {
   model: USE_LITE_MODEL,
   async embed(texts) {
     if (texts.length === 0) return [];
+    const threads = (threading.__pdmEmbedThreadCount ??= getEnv().SEARCH_EMBED_THREADS);
+    if (threads > 1 && texts.length >= THREADED_MIN_TEXTS) {
+      try {
+        return (await embedOnThreads(texts, threads)).map((row) => unit(Float32Array.from(row)));
+      } catch (error) {
+        // A thread that cannot load the model or dies: this process embeds on its own thread from now on.
+        logError("search embedding threads failed; embedding on the calling thread", error);
+        threading.__pdmEmbedThreadCount = 1;
+      }
+    }
     holder.__pdmUseLite ??= loadUse();
     const model = await holder.__pdmUseLite;
     const rows = await model.embed(texts);
