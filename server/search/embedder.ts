@@ -32,6 +32,15 @@ async function loadUse(): Promise<UseModel> {
 /** Threads for large batches: SEARCH_EMBED_THREADS unless set here (benchmarks, tests); 1 after a thread failed. */
 const threading = globalThis as unknown as { __pdmEmbedThreadCount?: number };
 
+/** SEARCH_EMBED_THREADS; 1 where the settings do not validate (that is reported where they are read for their own use). */
+function configuredThreads(): number {
+  try {
+    return getEnv().SEARCH_EMBED_THREADS;
+  } catch {
+    return 1;
+  }
+}
+
 /** How many threads embed a large batch from now on in this process (1: the calling thread). */
 export function setEmbedThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > 16) throw new Error(`embedding threads must be an integer from 1 to 16, not ${threads}`);
@@ -47,7 +56,7 @@ export const useLiteEmbedder: Embedder = {
   model: USE_LITE_MODEL,
   async embed(texts) {
     if (texts.length === 0) return [];
-    const threads = (threading.__pdmEmbedThreadCount ??= getEnv().SEARCH_EMBED_THREADS);
+    const threads = (threading.__pdmEmbedThreadCount ??= configuredThreads());
     if (threads > 1 && texts.length >= THREADED_MIN_TEXTS) {
       try {
         return (await embedOnThreads(texts, threads)).map((row) => unit(Float32Array.from(row)));
