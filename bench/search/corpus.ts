@@ -334,6 +334,10 @@ export async function describeCorpus(db: Database): Promise<BuildStats> {
   const t1 = performance.now();
   const phrases = await registerInventoryPhrases(db);
   const t2 = performance.now();
+  // As a full load ends (a kept database whose load was stopped before that has no statistics,
+  // and its first query ran into the statement timeout at 1M).
+  await db.execute(sql`vacuum analyze domains`);
+  await db.execute(sql`analyze search_vocabulary`);
   await db.execute(sql`vacuum analyze domain_terms`);
   return { loadMs: 0, vocabularyMs: t1 - t0, vocabularyWords, phrasesMs: t2 - t1, phrases, analyzeMs: 0, ...(await sizes(db)) };
 }
