@@ -2,8 +2,9 @@
 // the phrases of the benchmark corpus's labels, in the ingest path's batches of 256.
 //   npx tsx bench/search/embed-threads.ts            1, 2 threads; 2,048 labels each
 //   EMBED_THREADS=1,2,3 EMBED_LABELS=4096 npx tsx bench/search/embed-threads.ts
-// Each round runs every thread count once, in turn (the machine is shared: compare
-// within a round). The first round also loads the model in each thread.
+// Each round runs every thread count once, in turn, and prints each one's ratio to the
+// first count's in that round (the machine is shared: compare within a round). The first
+// round also loads the model in each thread.
 import { performance } from "node:perf_hooks";
 import { stopEmbedThreads } from "@/server/search/embed-threads";
 import { setEmbedThreads, useLiteEmbedder } from "@/server/search/embedder";
@@ -21,12 +22,14 @@ const phrases = labels.map(phraseOf);
 console.log(`embedding ${phrases.length} label phrases in batches of ${BATCH}; threads ${counts.join(", ")}; ${rounds} rounds`);
 for (let round = 1; round <= rounds; round++) {
   const row: string[] = [];
+  let first = 0;
   for (const threads of counts) {
     setEmbedThreads(threads);
     const started = performance.now();
     for (let i = 0; i < phrases.length; i += BATCH) await useLiteEmbedder.embed(phrases.slice(i, i + BATCH));
-    const seconds = (performance.now() - started) / 1000;
-    row.push(`${threads} thread(s) ${(phrases.length / seconds).toFixed(0)} labels/s`);
+    const perSecond = phrases.length / ((performance.now() - started) / 1000);
+    first ||= perSecond;
+    row.push(`${threads} thread(s) ${perSecond.toFixed(0)} labels/s (${(perSecond / first).toFixed(2)}x)`);
   }
   console.log(`round ${round}: ${row.join("; ")}`);
 }

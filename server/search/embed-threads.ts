@@ -44,16 +44,21 @@ interface Pool {
   next: number;
 }
 
-/** One pool per process and size, shared by every bundle that loads this module. */
-const holder = globalThis as unknown as { __pdmEmbedThreads?: { pool?: Pool; size: number } };
+/** One pool per process, shared by every bundle that loads this module. */
+const holder = globalThis as unknown as { __pdmEmbedThreads?: { pool?: Pool } };
+
+/** Stops a pool's threads; the process's pool is forgotten, so the next large batch starts another. */
+function retire(pool: Pool): Promise<unknown> {
+  if (holder.__pdmEmbedThreads?.pool === pool) holder.__pdmEmbedThreads.pool = undefined;
+  return Promise.all(pool.workers.map((worker) => worker.terminate()));
+}
 
 function startPool(size: number): Pool {
   const pool: Pool = { workers: [], pending: new Map(), next: 0 };
   const fail = (error: Error) => {
     for (const waiting of pool.pending.values()) waiting.reject(error);
     pool.pending.clear();
-    if (holder.__pdmEmbedThreads?.pool === pool) holder.__pdmEmbedThreads.pool = undefined;
-    for (const worker of pool.workers) void worker.terminate();
+    void retire(pool);
   };
   for (let i = 0; i < size; i++) {
     const worker = new Worker(workerSource, { eval: true, workerData: { packageJson: path.join(process.cwd(), "package.json") } });
@@ -81,13 +86,9 @@ function startPool(size: number): Pool {
  * the raw (not yet normalised) vectors in the texts' order.
  */
 export async function embedOnThreads(texts: string[], threads: number): Promise<Float32Array[]> {
-  const state = (holder.__pdmEmbedThreads ??= { size: threads });
-  if (!state.pool || state.size !== threads) {
-    if (state.pool) for (const worker of state.pool.workers) void worker.terminate();
-    state.size = threads;
-    state.pool = startPool(threads);
-  }
-  const pool = state.pool;
+  const state = (holder.__pdmEmbedThreads ??= {});
+  if (state.pool && state.pool.workers.length !== threads) void retire(state.pool);
+  const pool = (state.pool ??= startPool(threads));
   const share = Math.ceil(texts.length / threads);
   for (const worker of pool.workers) worker.ref();
   const parts = pool.workers.map((worker, i) => {
@@ -105,6 +106,5 @@ export async function embedOnThreads(texts: string[], threads: number): Promise<
 /** Stops the threads (tests; a process that is done embedding). */
 export async function stopEmbedThreads(): Promise<void> {
   const pool = holder.__pdmEmbedThreads?.pool;
-  if (holder.__pdmEmbedThreads) holder.__pdmEmbedThreads.pool = undefined;
-  if (pool) await Promise.all(pool.workers.map((worker) => worker.terminate()));
+  if (pool) await retire(pool);
 }
