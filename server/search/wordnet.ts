@@ -565,13 +565,10 @@ function findRelated(word: string, senseShares?: ReadonlyMap<number, number>): R
       }
     }
   }
-  for (const { word: w, weight } of definitionOf(wn, bases.map((b) => b.lemma), senseShares)) {
-    const had = out.get(w);
-    if (had) had.weight = Math.max(had.weight, weight);
-    else add(w, weight, "gloss");
-  }
-  // A word both relate keeps its pointer's relation, at the better weight ("pasta" -> noodle, a hyponym of a rare sense).
-  for (const { word: w, weight } of definedBy(wn, word, bases.map((b) => b.lemma))) {
+  // The definitions, both ways. A word a pointer also relates keeps the pointer's relation, at the
+  // better weight ("pasta" -> noodle, a hyponym of a rare sense, is also in a definition).
+  const lemmas = bases.map((b) => b.lemma);
+  for (const { word: w, weight } of [...definitionOf(wn, lemmas, senseShares), ...definedBy(wn, word, lemmas)]) {
     const had = out.get(w);
     if (had) had.weight = Math.max(had.weight, weight);
     else add(w, weight, "gloss");
