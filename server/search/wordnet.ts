@@ -502,13 +502,13 @@ export function untaggedSenses(word: string): { synset: number; words: string[] 
   if (!lemma) return [];
   const senses = sensesOf(wn, lemma);
   if (senses.length < 2 || senses.some((s) => s.count > 0)) return [];
-  const definitions = definitionWords(wn);
+  const { names } = definitionWords(wn);
   return senses.map(({ synset }) => {
     const words = new Set(synsetWords(wn, synset));
     for (const p of pointersOf(wn, synset)) {
       if (p.symbol === HYPERNYM || p.symbol === HYPONYM || p.symbol === INSTANCE_HYPERNYM) for (const w of synsetWords(wn, p.target)) words.add(w);
     }
-    for (let r = definitions.start[synset] as number; r < (definitions.start[synset + 1] as number); r++) words.add(definitions.names[definitions.keys[r] as number] as string);
+    for (const key of definitionKeys(wn, synset)) words.add(names[key] as string);
     words.delete(lemma);
     return { synset, words: [...words].filter(single) };
   });
@@ -595,7 +595,8 @@ function definedBy(wn: WordNet, word: string, lemmas: string[]): { word: string;
   for (const key of keys) {
     const i = wn.glossKeys.get(key);
     if (i === undefined) continue;
-    for (let r = i === 0 ? 0 : (wn.glossEnd[i - 1] as number); r < (wn.glossEnd[i] as number); r++) synsets.add(wn.glossSynsets[r] as number);
+    const [from, to] = glossRows(wn, i);
+    for (let r = from; r < to; r++) synsets.add(wn.glossSynsets[r] as number);
   }
   if (synsets.size === 0 || synsets.size > GLOSS_MAX_DEFINITIONS) return [];
   const own = new Set(lemmas.flatMap((l) => sensesOf(wn, l).map((s) => s.synset)));
@@ -620,12 +621,22 @@ function definedBy(wn: WordNet, word: string, lemmas: string[]): { word: string;
 const DEFINITION_WEIGHT = 0.4;
 /** ...unless definitions use it everywhere ("water", "person"). */
 const DEFINITION_MAX_DEFINITIONS = 2000;
-let definitionIndex: { start: Int32Array; keys: Int32Array; names: string[] } | undefined;
+/** The gloss word i's rows in glossSynsets: [from, to). Their count is how many definitions use the word. */
+function glossRows(wn: WordNet, i: number): [number, number] {
+  return [i === 0 ? 0 : (wn.glossEnd[i - 1] as number), wn.glossEnd[i] as number];
+}
 
-/** The words of a word's own definitions ("beekeeping" -> bees, honey; "locksmith" -> locks), weighed by the sense's share. */
-function definitionWords(wn: WordNet): { start: Int32Array; keys: Int32Array; names: string[] } {
+/** Synset -> the gloss words of its definition (keys[start[s] .. start[s+1]) index names): glossSynsets turned around. */
+interface DefinitionIndex {
+  start: Int32Array;
+  keys: Int32Array;
+  names: string[];
+}
+let definitionIndex: DefinitionIndex | undefined;
+
+/** The definition index, built once per process on first use from the inverted one. */
+function definitionWords(wn: WordNet): DefinitionIndex {
   if (!definitionIndex) {
-    // The inverted index turned around once: synset -> the gloss words of its definition.
     const n = wn.wordStart.length - 1;
     const counts = new Int32Array(n + 1);
     for (const synset of wn.glossSynsets) counts[synset + 1]!++;
@@ -642,16 +653,21 @@ function definitionWords(wn: WordNet): { start: Int32Array; keys: Int32Array; na
   return definitionIndex;
 }
 
+/** The gloss word keys of a synset's definition (an index into DefinitionIndex.names and glossEnd). */
+function definitionKeys(wn: WordNet, synset: number): Int32Array {
+  const { start, keys } = definitionWords(wn);
+  return keys.subarray(start[synset] as number, start[synset + 1] as number);
+}
+
 /** The words of a word's own definitions ("beekeeping" -> bees, honey; "locksmith" -> locks), weighed by the sense's share. */
 function definitionOf(wn: WordNet, lemmas: string[], senseShares?: ReadonlyMap<number, number>): { word: string; weight: number }[] {
-  const { start, keys, names } = definitionWords(wn);
+  const { names } = definitionWords(wn);
   const out: { word: string; weight: number }[] = [];
   for (const lemma of lemmas) {
     for (const { sense, share } of weightedSenses(lemma, senseShares)) {
-      for (let r = start[sense.synset] as number; r < (start[sense.synset + 1] as number); r++) {
-        const key = keys[r] as number;
-        const used = (wn.glossEnd[key] as number) - (key === 0 ? 0 : (wn.glossEnd[key - 1] as number));
-        if (used > DEFINITION_MAX_DEFINITIONS) continue;
+      for (const key of definitionKeys(wn, sense.synset)) {
+        const [from, to] = glossRows(wn, key);
+        if (to - from > DEFINITION_MAX_DEFINITIONS) continue;
         const token = names[key] as string;
         const base = wn.lemmas.has(token) ? token : baseForms(token).find((b) => !b.agent)?.lemma;
         if (base && single(base)) out.push({ word: base, weight: DEFINITION_WEIGHT * share });
