@@ -1,7 +1,7 @@
-import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
+import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, untaggedSenses } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -332,10 +332,9 @@ export async function analyzeWords(
   const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(meant(c)));
   const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => meant(c)).join(" ") : null;
   const subject = options.subject ? subjectPhrase(concepts) : null;
-  let vectors: Map<string, Float32Array> | undefined;
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const texts = [...new Set([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
-    vectors = await embedOrNothing(texts, embedder);
+    const vectors = await embedOrNothing(texts, embedder);
     for (const concept of meaningful) {
       const vector = vectors.get(meant(concept));
       if (!vector) continue;
@@ -371,7 +370,7 @@ export async function analyzeWords(
       for (const [term, weight] of terms) if (!holder.terms.has(term)) holder.semantic.set(term, Math.max(holder.semantic.get(term) ?? 0, weight));
     }
   }
-  for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true, vectors?.get(meant(concept)));
+  for (const concept of meaningful) expandWithWordNet(mirror, concept, options.relatives ?? true);
   concepts.forEach((c) => {
     // The strongest meanings only: each is a branch of the meaning leg.
     const kept = [...c.semantic].filter(([t]) => !c.terms.has(t)).sort((a, b) => b[1] - a[1]).slice(0, MEANING_TERMS);
@@ -422,7 +421,7 @@ function inInventory(mirror: Mirror, word: string): string | null {
  * word and, for a word the inventory holds, below it by as much as the
  * encoder's neighbours. A relative the encoder also found gains a little.
  */
-export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true, vector?: Float32Array): void {
+export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = true): void {
   const word = meant(concept);
   for (const { lemma, agent } of baseForms(word)) {
     const weight = agent ? AGENT_WEIGHT : INFLECTION_WEIGHT;
@@ -438,7 +437,7 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   }
   if (!relatives) return;
   const known = mirror.words.has(word);
-  const wordnetRelatives = relatedWords(word, vector ? sensesByEncoder(mirror, word, vector) : undefined);
+  const wordnetRelatives = relatedWords(word);
   if (wordnetRelatives.length > 0) {
     // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
     const related = new Set(wordnetRelatives.flatMap((r) => [r.word, `${r.word}s`]));
@@ -449,41 +448,11 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
     if (taken >= WORDNET_TERMS) break;
     const listed = inInventory(mirror, related.word);
     if (!listed || concept.terms.has(listed) || !isKnownWord(related.word) || !carriesMeaning(related.word)) continue;
-    // A definition's topic is not a near-synonym the word typed would shadow ("chess" -> checkmate): it is not halved.
-    const weight = known && related.relation !== "gloss" ? KNOWN_WORD_SEMANTIC_WEIGHT * related.weight : related.weight;
+    const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * related.weight : related.weight;
     const encoder = concept.semantic.get(listed);
     concept.semantic.set(listed, encoder === undefined ? weight : Math.min(SEMANTIC_WEIGHT, Math.max(encoder, weight) + AGREEMENT_BONUS));
     taken++;
   }
-}
-
-/** How close (cosine) a sense's words must come to the word's vector, against the best sense's, to count as meant. */
-const SENSE_MARGIN = 0.08;
-/** ...and a sense that does not counts this much (below wordnet.ts's floor: it is left out). */
-const OTHER_SENSE_SHARE = 0.1;
-
-/**
- * The senses of an untagged word weighed by the encoder's cosines (unit vectors; WordNet lists them in no
- * order of use): a sense counts when the words standing for it come as close to the
- * word's vector as the best sense's do ("chess": the game's checkmate and board game,
- * not the grass's brome). Undefined when the tag counts weigh the senses, or the
- * vocabulary holds too few of the senses' words to tell.
- */
-function sensesByEncoder(mirror: Mirror, word: string, vector: Float32Array): Map<number, number> | undefined {
-  const senses = untaggedSenses(word);
-  if (senses.length < 2) return undefined;
-  const scores = senses.map(({ words }) => {
-    const closeness = words
-      .map((w) => mirror.words.get(w)?.vector)
-      .filter((v): v is Float32Array => !!v && v.length === vector.length)
-      .map((v) => dot(vector, v))
-      .sort((a, b) => b - a);
-    return closeness.length === 0 ? undefined : ((closeness[0] as number) + (closeness[1] ?? (closeness[0] as number))) / 2;
-  });
-  const known = scores.filter((x): x is number => x !== undefined);
-  if (known.length < 2) return undefined;
-  const best = Math.max(...known);
-  return new Map(senses.map(({ synset }, i) => [synset, (scores[i] ?? -1) >= best - SENSE_MARGIN ? 1 : OTHER_SENSE_SHARE]));
 }
 
 /**

