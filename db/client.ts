@@ -19,6 +19,8 @@ interface Pool {
   sql: postgres.Sql;
   /** The LISTEN connection beside the pool (server/http/credential-cache.ts), ended with it. */
   listener?: postgres.Sql;
+  /** The signed-request gate's own few connections (gateClient), ended with the pool. */
+  gate?: postgres.Sql;
 }
 
 // One pool per process; kept on globalThis so Next's dev reloads don't leak pools.
@@ -44,9 +46,9 @@ export interface PoolOptions {
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
-export function createPool(url: string, max = 10, options: PoolOptions = {}): Pool {
+function connect(url: string, max: number, options: PoolOptions, applicationName: string): postgres.Sql {
   if (!Number.isInteger(max) || max < 1 || max > 100) throw new Error(`pool size must be an integer from 1 to 100, not ${max}`);
-  const sql = postgres(url, {
+  return postgres(url, {
     max,
     idle_timeout: 30,
     connect_timeout: 10,
@@ -54,14 +56,17 @@ export function createPool(url: string, max = 10, options: PoolOptions = {}): Po
     ...(options.maxPipeline ? { max_pipeline: options.maxPipeline } : {}),
     ...(options.onQuery ? { debug: (_connection: number, text: string) => options.onQuery!(text) } : {}),
     connection: {
-      application_name: "partner-marketplace",
+      application_name: applicationName,
       // Sent with the startup message: no extra round trip, on every connection.
       statement_timeout: String(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
       idle_in_transaction_session_timeout: String(options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
     } as Record<string, string>,
   });
+}
+
+export function createPool(url: string, max = 10, options: PoolOptions = {}): Pool {
   // Transactions reserve their connection before BEGIN (db/safe-begin.ts: a driver bug).
-  const client = withSafeBegin(sql);
+  const client = withSafeBegin(connect(url, max, options, "partner-marketplace"));
   return { sql: client, db: drizzle(client, { schema, casing: "snake_case" }) };
 }
 
@@ -77,6 +82,32 @@ export function getDb(): Database {
   return getPool().db;
 }
 
+/**
+ * The client for the signed-request gate's one statement (server/http/authenticate.ts):
+ * for the process's pool, a few connections of its own (DB_GATE_POOL_MAX, default 2)
+ * beside the DB_POOL_MAX of everything else; for any other database handle (tests,
+ * scripts), that handle's own client.
+ *
+ * Few connections on purpose: postgres.js puts a query on an idle connection while
+ * it has one, and pipelines onto busy ones only when all are taken. With the main
+ * pool's ten, sixteen concurrent signed requests each woke a backend of their own and
+ * wrote their own packet; on two, the statements of one event-loop turn go out in one
+ * write, a backend answers several in one read, and one socket read resolves them
+ * (bench/HOT-PATH.md section 14: signed GET /availability +17 % req/s). The gate's
+ * statement is short (a nonce insert, a bucket update, an indexed read), so nothing
+ * long waits in front of it, as a search or an order transaction would on a shared
+ * pipelined pool.
+ */
+export function gateClient(db: Database): postgres.Sql {
+  const pool = holder.__pdmPool;
+  if (!pool || pool.db !== db) return db.$client;
+  if (!pool.gate) {
+    const env = getEnv();
+    pool.gate = connect(resolveDatabaseUrl(), env.DB_GATE_POOL_MAX, { statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS }, "partner-marketplace-gate");
+  }
+  return pool.gate;
+}
+
 // Work tied to the pool (the credential cache's heartbeat) stops before it ends,
 // so nothing reopens a pool behind closeDb.
 const closeHooks = ((globalThis as unknown as { __pdmCloseHooks?: Set<() => void> }).__pdmCloseHooks ??= new Set());
@@ -89,7 +120,7 @@ export async function closeDb(): Promise<void> {
   for (const hook of closeHooks) hook();
   const pool = holder.__pdmPool;
   holder.__pdmPool = undefined;
-  await Promise.all([pool?.sql.end({ timeout: 5 }), pool?.listener?.end({ timeout: 1 })]);
+  await Promise.all([pool?.sql.end({ timeout: 5 }), pool?.gate?.end({ timeout: 5 }), pool?.listener?.end({ timeout: 1 })]);
 }
 
 export interface ListenerHooks {

@@ -38,6 +38,8 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
   SEED_DEMO: z.enum(["true", "false", "1", "0"]).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1, "must be 1-100").max(100, "must be 1-100").default(10),
+  /** The signed-request gate's own connections (db/client.ts gateClient): few, so its statements pipeline. */
+  DB_GATE_POOL_MAX: z.coerce.number().int().min(1, "must be 1-100").max(100, "must be 1-100").default(2),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** The dashboard's request log (buffered writes, off the request path); `false` stops recording. */
   REQUEST_LOG: bool(true),

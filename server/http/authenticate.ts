@@ -1,6 +1,6 @@
 import { is, SQL, type Query } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Database } from "@/db/client";
+import { gateClient, type Database } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { openSecret, safeEqual } from "@/server/crypto";
@@ -300,7 +300,7 @@ function recordRequest(
   const read = input.read && (is(input.read, SQL) ? dialect.sqlToQuery(input.read) : input.read);
   const params = read ? read.params.slice() : [];
   params.push(input.credentialId, input.nonce, now, NONCE_TTL_MS, input.bucket, input.limit, input.ip, input.touch);
-  return db.$client.unsafe<GateResult[]>(read ? gateStatementFor(read) : GATE_ONLY, params as never[], { prepare: true }).then(firstGateRow);
+  return gateClient(db).unsafe<GateResult[]>(read ? gateStatementFor(read) : GATE_ONLY, params as never[], { prepare: true }).then(firstGateRow);
 }
 
 function firstGateRow(rows: GateResult[]): GateResult {

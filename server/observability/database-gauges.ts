@@ -38,10 +38,10 @@ export async function refreshDatabaseGauges(db: Database, poolMax: number): Prom
 }
 
 async function serverConnections(db: Database) {
-  // application_name is the pool's (db/client.ts); this query's own connection counts as active.
+  // application_name is the pool's or the gate's (db/client.ts); this query's own connection counts as active.
   return db.execute<{ state: string; n: number }>(sql`
     select coalesce(state, 'unknown') as state, count(*)::int as n
     from pg_stat_activity
-    where datname = current_database() and application_name = 'partner-marketplace'
+    where datname = current_database() and application_name in ('partner-marketplace', 'partner-marketplace-gate')
     group by 1`);
 }

@@ -107,8 +107,8 @@ const CORE_IMPORTANCE = 0.5;
  */
 const UNLISTED_MEANINGS = 3;
 const UNLISTED_LIMIT = 10;
-/** Below this final score a candidate is noise; nonsense queries return nothing. */
-export const SCORE_FLOOR = 0.4;
+/** Below this final score a candidate is noise; nonsense queries return nothing (TUNE_SCORE_FLOOR=0: bench/search/headroom.ts sees every candidate). */
+export const SCORE_FLOOR = tune("SCORE_FLOOR", 0.4);
 /** At most this many TLD variants of one label in a result (diversity). */
 const PER_LABEL = 2;
 const MATCH_BASE = 0.45;

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { closeDb, createPool, getDb } from "@/db/client";
+import { closeDb, createPool, gateClient, getDb } from "@/db/client";
 import { resolveDatabaseUrl } from "@/db/embedded";
 import * as unknownPath from "@/app/api/[...path]/route";
 import { clock } from "@/server/clock";
+import { getEnv } from "@/server/env";
 import { defineEndpoint } from "@/server/http/contract";
 import { methodsNotAllowed, partnerRoute } from "@/server/http/partner-route";
 import { authenticatePartner } from "@/server/http/authenticate";
@@ -96,6 +97,30 @@ describe("partner route wrapper", () => {
     assert.equal(bad.status, 400);
     assert.equal(await runs(), ran + 1, "only the second accepted request ran the read");
     await getDb().execute(sql`drop sequence read_probe_runs`);
+  });
+
+  it("sends the gate's statements over a few connections of its own (DB_GATE_POOL_MAX), pipelined", async () => {
+    const { credential: searcher } = await createTestPartner({ scopes: ["search"] });
+    const url = "/api/partner/v1/search-probe";
+    const answers = await Promise.all(Array.from({ length: 12 }, () => callRoute(searchProbe, { url, credential: searcher })));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      answers.map(() => 200),
+    );
+    const connections = await getDb().execute<{ app: string; n: number }>(
+      sql`select application_name as app, count(*)::int as n from pg_stat_activity
+          where datname = current_database() and application_name = 'partner-marketplace-gate' group by 1`,
+    );
+    // Twelve statements at once, DB_GATE_POOL_MAX (2) connections: the rest were pipelined behind them.
+    assert.equal(connections[0]?.n, getEnv().DB_GATE_POOL_MAX);
+    assert.notEqual(gateClient(getDb()), getDb().$client);
+    // Any other handle (a test's or a script's own pool) keeps its statements on its own client.
+    const other = createPool(resolveDatabaseUrl(), 1);
+    try {
+      assert.equal(gateClient(other.db), other.db.$client);
+    } finally {
+      await other.sql.end();
+    }
   });
 
   it("parses a signed JSON body", async () => {
