@@ -42,6 +42,9 @@ export interface PoolOptions {
   maxPipeline?: number;
 }
 
+/** The application_name of each kind of connection this service opens (pg_stat_activity tells them apart). */
+export const APPLICATION_NAMES = { pool: "partner-marketplace", gate: "partner-marketplace-gate", listener: "partner-marketplace-listener" } as const;
+
 /** Defaults for request work; settlement runs raise theirs per transaction (SET LOCAL). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
@@ -66,7 +69,7 @@ function connect(url: string, max: number, options: PoolOptions, applicationName
 
 export function createPool(url: string, max = 10, options: PoolOptions = {}): Pool {
   // Transactions reserve their connection before BEGIN (db/safe-begin.ts: a driver bug).
-  const client = withSafeBegin(connect(url, max, options, "partner-marketplace"));
+  const client = withSafeBegin(connect(url, max, options, APPLICATION_NAMES.pool));
   return { sql: client, db: drizzle(client, { schema, casing: "snake_case" }) };
 }
 
@@ -93,7 +96,7 @@ export function getDb(): Database {
  * pool's ten, sixteen concurrent signed requests each woke a backend of their own and
  * wrote their own packet; on two, the statements of one event-loop turn go out in one
  * write, a backend answers several in one read, and one socket read resolves them
- * (bench/HOT-PATH.md section 14: signed GET /availability +17 % req/s). The gate's
+ * (bench/HOT-PATH.md section 14: signed GET /availability about +25 % req/s). The gate's
  * statement is short (a nonce insert, a bucket update, an indexed read), so nothing
  * long waits in front of it, as a search or an order transaction would on a shared
  * pipelined pool.
@@ -103,7 +106,7 @@ export function gateClient(db: Database): postgres.Sql {
   if (!pool || pool.db !== db) return db.$client;
   if (!pool.gate) {
     const env = getEnv();
-    pool.gate = connect(resolveDatabaseUrl(), env.DB_GATE_POOL_MAX, { statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS }, "partner-marketplace-gate");
+    pool.gate = connect(resolveDatabaseUrl(), env.DB_GATE_POOL_MAX, { statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS }, APPLICATION_NAMES.gate);
   }
   return pool.gate;
 }
@@ -146,7 +149,7 @@ export function getListenerConnection(hooks: ListenerHooks): postgres.Sql {
     onnotice: () => {},
     onnotify: hooks.onnotify,
     onclose: hooks.onclose,
-    connection: { application_name: "partner-marketplace-listener" } as Record<string, string>,
+    connection: { application_name: APPLICATION_NAMES.listener } as Record<string, string>,
   } as postgres.Options<Record<string, postgres.PostgresType>>);
   return pool.listener;
 }

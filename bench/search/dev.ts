@@ -13,7 +13,8 @@ import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { searchDomains } from "@/server/services/discovery";
-import { corpusVocabulary, generateCorpus, loadCorpus } from "./corpus";
+import { loadCorpus } from "./corpus";
+import { devCorpus } from "./dev-corpus";
 import { coversSet } from "./eval";
 
 interface DevQuery {
@@ -22,14 +23,9 @@ interface DevQuery {
   stratum?: string;
 }
 
-const size = Number(process.env.DEV_SIZE ?? 50_000);
-const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 // DEV_DB=search_bench_100000 reads the benchmark's kept database (same corpus) instead.
 // DEV_SEED: a corpus of another seed than the benchmark's (BENCH_VOCAB=scowl picks the SCOWL vocabulary).
-const seed = process.env.DEV_SEED ? Number(process.env.DEV_SEED) : undefined;
-const vocabulary = corpusVocabulary();
-const dbName = process.env.DEV_DB ?? `search_dev_v2_${vocabulary === "wordnet" ? "" : `${vocabulary}_`}${seed === undefined ? "" : `s${seed}_`}${size}`;
-const dbUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+const { size, adminUrl, dbName, dbUrl, corpus, truth } = devCorpus(50_000);
 // DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata);
 // dev-queries-3.json and dev-queries-4.json (the fourth, written before the engine ran on it: a check that a change generalises).
 const queries = JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
@@ -41,12 +37,10 @@ const load = !exists || process.env.DEV_FRESH === "1";
 if (load) await admin.unsafe(`create database ${dbName}`);
 await migrateDatabase(dbUrl);
 const { db, sql: client } = createPool(dbUrl, 4);
-const corpus = generateCorpus(size, seed, vocabulary);
 if (load) {
   const stats = await loadCorpus(db, corpus);
   console.log(`loaded ${size} names in ${(stats.loadMs / 1000).toFixed(1)} s, ${stats.vocabularyWords} words embedded in ${(stats.vocabularyMs / 1000).toFixed(1)} s`);
 }
-const truth = new Map(corpus.map((d) => [d.name, d.tokens.split(" ")]));
 
 const grade = (words: string[] | undefined, sets: string[][]) => {
   if (!words) return 0;

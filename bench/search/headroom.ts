@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createPool } from "@/db/client";
 import { searchDomains } from "@/server/services/discovery";
-import { corpusVocabulary, generateCorpus } from "./corpus";
+import { devCorpus } from "./dev-corpus";
 import { coversSet } from "./eval";
 
 interface DevQuery {
@@ -16,13 +16,8 @@ interface DevQuery {
   sets: string[][];
 }
 
-const size = Number(process.env.DEV_SIZE ?? 100_000);
-const vocabulary = corpusVocabulary();
-const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = process.env.DEV_DB ?? `search_dev_v2_${vocabulary === "wordnet" ? "" : `${vocabulary}_`}${size}`;
-const { db, sql: client } = createPool(adminUrl.replace(/\/[^/]*$/, `/${dbName}`), 4);
-const corpus = generateCorpus(size, undefined, vocabulary);
-const truth = new Map(corpus.map((d) => [d.name, d.tokens.split(" ")]));
+const { dbUrl, truth } = devCorpus(100_000);
+const { db, sql: client } = createPool(dbUrl, 4);
 const files = (process.env.DEV_FILES ?? "dev-queries.json,dev-queries-2.json,dev-queries-3.json,dev-queries-4.json,dev-queries-5.json").split(",");
 const covers = (words: string[] | undefined, sets: string[][]) => !!words && sets.every((set) => coversSet(words, set));
 const BUCKETS = ["1", "2-5", "6-10", "11-30", "31-100", "101+", "not returned"] as const;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import { APPLICATION_NAMES, type Database } from "@/db/client";
 import { clock } from "@/server/clock";
 import { describeError } from "@/server/log";
 import { queueFigures } from "@/server/services/admin-health";
@@ -42,6 +42,6 @@ async function serverConnections(db: Database) {
   return db.execute<{ state: string; n: number }>(sql`
     select coalesce(state, 'unknown') as state, count(*)::int as n
     from pg_stat_activity
-    where datname = current_database() and application_name in ('partner-marketplace', 'partner-marketplace-gate')
+    where datname = current_database() and application_name in (${APPLICATION_NAMES.pool}, ${APPLICATION_NAMES.gate})
     group by 1`);
 }
