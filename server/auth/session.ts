@@ -80,6 +80,11 @@ export async function sessionUserFor(db: Db, request: SessionRequest): Promise<S
  * cookie still counts here; every page and procedure behind it asks getSessionUser.
  */
 export async function hasSessionCookie(): Promise<boolean> {
+  // The cookie jar first: it makes the page dynamic before any setting is read, so
+  // `next build` prerenders nothing that needs SECRET_KEY, and a visitor without the
+  // cookie costs no JWT decode.
+  const jar = await cookies();
+  if (!jar.has(getSessionCookie().name)) return false;
   const session = await getServerSession(getAuthOptions());
   return Boolean(session?.user.id);
 }
