@@ -83,8 +83,9 @@ export async function hasSessionCookie(): Promise<boolean> {
   // The cookie jar first: it makes the page dynamic before any setting is read, so
   // `next build` prerenders nothing that needs SECRET_KEY, and a visitor without the
   // cookie costs no JWT decode.
-  const jar = await cookies();
-  if (!jar.has(getSessionCookie().name)) return false;
+  // (next-auth splits a token too large for one cookie into name.0, name.1, ...)
+  const { name } = getSessionCookie();
+  if (!(await cookies()).getAll().some((c) => c.name === name || c.name.startsWith(`${name}.`))) return false;
   const session = await getServerSession(getAuthOptions());
   return Boolean(session?.user.id);
 }
