@@ -40,6 +40,12 @@ test("a partner signs in, sees tRPC-backed figures and signs out", async ({ page
   expect(Number((await inventory.innerText()).replace(/\D/g, ""))).toBeGreaterThanOrEqual(10_000);
   await page.screenshot({ path: "test-results/dashboard.png", fullPage: true });
 
+  // The public pages' header sees the session cookie: "Dashboard" in place of "Sign in".
+  await page.goto("/");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("href", "/dashboard");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in", exact: true })).toHaveCount(0);
+  await page.goto("/dashboard");
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await expect(page.getByText("You have been signed out.")).toBeVisible();
