@@ -84,8 +84,9 @@ export async function hasSessionCookie(): Promise<boolean> {
   // `next build` prerenders nothing that needs SECRET_KEY, and a visitor without the
   // cookie costs no JWT decode.
   // (next-auth splits a token too large for one cookie into name.0, name.1, ...)
+  const jar = (await cookies()).getAll();
   const { name } = getSessionCookie();
-  if (!(await cookies()).getAll().some((c) => c.name === name || c.name.startsWith(`${name}.`))) return false;
+  if (!jar.some((c) => c.name === name || c.name.startsWith(`${name}.`))) return false;
   const session = await getServerSession(getAuthOptions());
   return Boolean(session?.user.id);
 }
