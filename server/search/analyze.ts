@@ -169,7 +169,17 @@ const ING_FORM_WEIGHT = 0.7;
 const PREFIXED_WORDS = 4;
 const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
 
-const queryVectors = new Map<string, Float32Array>();
+/**
+ * The query words' vectors and the per-word memos below, once per process: on globalThis, since
+ * the web server's own bundle and Next's route bundles each have a copy of this module: a word
+ * looked up anywhere (the start-up load, partner search, public search, the MCP tool) is then
+ * known everywhere.
+ */
+const shared = globalThis as unknown as {
+  __pdmQueryVectors?: Map<string, Float32Array>;
+  __pdmSearchMemos?: WeakMap<Mirror, { version: string; byKey: Map<string, unknown> }>;
+};
+const queryVectors = (shared.__pdmQueryVectors ??= new Map());
 const QUERY_CACHE = 20_000;
 let warned = false;
 
@@ -190,7 +200,7 @@ async function embedWords(words: string[], embedder: Embedder): Promise<Map<stri
  * milliseconds at tens of thousands of words, and the words of queries repeat.
  * A word listed or re-embedded (a new mirror version) empties it.
  */
-const memos = new WeakMap<Mirror, { version: string; byKey: Map<string, unknown> }>();
+const memos = (shared.__pdmSearchMemos ??= new WeakMap());
 const MEMO_SIZE = 20_000;
 
 function memo<T>(mirror: Mirror, key: string, compute: () => T): T {

@@ -10,8 +10,8 @@ import { getVocabulary } from "./vocabulary";
 // first search would otherwise load while its buyer waits (bench/search/warm-start.ts
 // at 100k names, load 9-11: a cold first search 70 s; 0.56 s after a 40 s load). The mirrors are process-wide (mirror.ts), so the route bundles
 // read what this loaded; a search arriving meanwhile waits for the same load, not a
-// second. Each route bundle still reads its own word list and WordNet on its first
-// search (module state, under a second).
+// second. The word list, WordNet and the query caches are process-wide too (text.ts,
+// wordnet.ts, analyze.ts), so what this load reads serves every route bundle.
 //
 // Readiness (server/observability/readiness.ts) waits for it, up to
 // READY_WAIT_MS: an instance that joins a balanced pool with its index loaded

@@ -19,6 +19,18 @@ describe("wordnet", () => {
     assert.ok(hasLemma("dog") && !hasLemma("zqxkw"));
   });
 
+  it("is loaded once per process, not once per copy of the module (each Next route bundle has its own)", async () => {
+    // A query string gives a second copy of each module, as a second route bundle would have.
+    const copy = (path: string) => import(`${new URL(path, import.meta.url).href}?copy=${Date.now()}`);
+    const wordnet2 = (await copy("../../server/search/wordnet.ts")) as typeof import("@/server/search/wordnet");
+    const text2 = (await copy("../../server/search/text.ts")) as typeof import("@/server/search/text");
+    assert.notEqual(wordnet2.relatedWords, relatedWords, "a second copy of the module");
+    assert.equal(wordnet2.wordnetStats(), wordnetStats(), "the same dictionary, not a second load");
+    assert.equal(wordnet2.relatedWords("dog"), relatedWords("dog"), "the same related-words cache");
+    const { commonWordsOfLength } = await import("@/server/search/text");
+    assert.equal(text2.commonWordsOfLength(5, "h"), commonWordsOfLength(5, "h"), "the same word list and buckets");
+  });
+
   it("finds base forms, and the verb of an agent noun it lacks", () => {
     assert.deepEqual(baseForms("plumbing").map((b) => b.lemma).slice(0, 2).sort(), ["plumb", "plumbing"]);
     assert.ok(baseForms("paintings").some((b) => b.lemma === "painting"));
