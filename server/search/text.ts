@@ -42,8 +42,8 @@ interface Lexicon {
 /**
  * The word list and its correction buckets, once per process: on globalThis, since the web
  * server's own bundle (where warm.ts's start-up load runs) and Next's route bundles each have a
- * copy of this module. Built there at start, they serve the routes' searches too (with WordNet:
- * a new server's first search 535-699 -> 295-363 ms, 20-53 MB less RSS; wordnet.ts).
+ * copy of this module. Built there at start, they serve the routes' searches too (measured
+ * with WordNet's: wordnet.ts).
  */
 const shared = globalThis as unknown as { __pdmLexicon?: Lexicon; __pdmCorrectionBuckets?: Map<string, string[]> };
 

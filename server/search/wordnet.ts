@@ -66,9 +66,10 @@ export interface WordNetStats {
 /**
  * The dictionary and the related-words cache, once per process: on globalThis, since the web
  * server's own bundle (warm.ts's start-up load) and Next's route bundles each have a copy of this
- * module, and each copy loaded it again (100-350 ms and 34 MB of heap). Measured on a production
- * build at 100k names, three rounds: the first search after start 535-699 -> 295-363 ms, RSS
- * after the first searches 614-649 -> 595-616 MB.
+ * module, and each copy loaded it again (100-350 ms and 34 MB of heap). With this, the word
+ * list's (text.ts) and the query caches' (analyze.ts): a new server's first search 577-809 ->
+ * 289-358 ms, RSS growth over its first six searches +27-50 -> +7-9 MB
+ * (bench/search/first-search.ts; bench/search/eval/HOW-MADE.md, twelfth session).
  */
 const shared = globalThis as unknown as { __pdmWordNet?: { wordnet: WordNet; stats: WordNetStats }; __pdmWordNetRelated?: Map<string, Related[]> };
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { closeDb, createPool, gateClient, getDb } from "@/db/client";
+import { APPLICATION_NAMES, closeDb, createPool, gateClient, getDb } from "@/db/client";
 import { resolveDatabaseUrl } from "@/db/embedded";
 import * as unknownPath from "@/app/api/[...path]/route";
 import { clock } from "@/server/clock";
@@ -109,7 +109,7 @@ describe("partner route wrapper", () => {
     );
     const connections = await getDb().execute<{ app: string; n: number }>(
       sql`select application_name as app, count(*)::int as n from pg_stat_activity
-          where datname = current_database() and application_name = 'partner-marketplace-gate' group by 1`,
+          where datname = current_database() and application_name = ${APPLICATION_NAMES.gate} group by 1`,
     );
     // Twelve statements at once, DB_GATE_POOL_MAX (2) connections: the rest were pipelined behind them.
     assert.equal(connections[0]?.n, getEnv().DB_GATE_POOL_MAX);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
+import { commonWordsOfLength } from "@/server/search/text";
 import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, wordnetStats } from "@/server/search/wordnet";
 
@@ -27,7 +28,6 @@ describe("wordnet", () => {
     assert.notEqual(wordnet2.relatedWords, relatedWords, "a second copy of the module");
     assert.equal(wordnet2.wordnetStats(), wordnetStats(), "the same dictionary, not a second load");
     assert.equal(wordnet2.relatedWords("dog"), relatedWords("dog"), "the same related-words cache");
-    const { commonWordsOfLength } = await import("@/server/search/text");
     assert.equal(text2.commonWordsOfLength(5, "h"), commonWordsOfLength(5, "h"), "the same word list and buckets");
   });
 
