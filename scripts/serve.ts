@@ -32,7 +32,7 @@ else await serve();
 
 async function serve(): Promise<void> {
   // Loaded here, not by a primary that only supervises: Next, the database, search.
-  const [{ default: next }, { tagClientIp }, { requestIdFor }, { getDb }, { startSearchWarmUp }, { flushRequestLog }, { observeRequest }, { answerMetricsCollection }] =
+  const [{ default: next }, { tagClientIp }, { requestIdFor }, { getDb }, { startSearchWarmUp }, { flushRequestLog }, { observeRequest }, { answerMetricsCollection }, { loadRouteClasses }] =
     await Promise.all([
       import("next"),
       import("@/server/http/client-ip"),
@@ -42,6 +42,7 @@ async function serve(): Promise<void> {
       import("@/server/services/request-log"),
       import("@/server/observability/http"),
       import("@/server/observability/cluster-metrics"),
+      import("@/server/observability/routes"),
     ]);
   // In a cluster, this worker's name in its console lines (its JSON log lines carry `worker` and `pid`).
   const workerName = cluster.isWorker ? ` (worker ${cluster.worker!.id}, pid ${process.pid})` : "";
@@ -61,6 +62,8 @@ async function serve(): Promise<void> {
     process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(conf);
   }
   if (standalone) process.chdir(here);
+  // The route classes of log lines and metrics, read now from the folder served, not on the first answer.
+  loadRouteClasses();
   const app = next({ dev, port, dir, ...(conf ? { conf } : {}) });
   const handle = app.getRequestHandler();
   await app.prepare();

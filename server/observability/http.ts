@@ -16,9 +16,6 @@ import { routeClassOf, UNMATCHED } from "./routes";
 // Never logged: the query string (it can carry tokens: /checkout?pt=...), the raw
 // path (ids, domain names: the route class stands for it), headers, bodies.
 
-// The app's routes are read now, as the web server starts, not on its first answer.
-routeClassOf("/");
-
 /** Probes and scrapes log at debug: an orchestrator polls them every few seconds. */
 const QUIET_ROUTES = new Set(["/api/health", "/api/health/live", "/api/health/ready", "/metrics"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

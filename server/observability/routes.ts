@@ -117,8 +117,17 @@ export function loadAppRoutes(root: string = process.cwd()): string[] {
 
 let table: RouteTable | undefined;
 
-/** The route class of a path, from this process's app (read once). */
+/**
+ * Reads the app's routes from the folder the server serves (the working directory), once. The web
+ * server calls it as it starts, after it has moved into that folder (a standalone start from another
+ * directory chdirs there): read earlier, from wherever `node web.mjs` was started, every route would
+ * log as [unmatched].
+ */
+export function loadRouteClasses(): RouteTable {
+  return (table ??= buildRouteTable(loadAppRoutes(), listFiles(path.join(process.cwd(), "public"))));
+}
+
+/** The route class of a path, from this process's app. */
 export function routeClassOf(pathname: string): string {
-  table ??= buildRouteTable(loadAppRoutes(), listFiles(path.join(process.cwd(), "public")));
-  return table.classify(pathname);
+  return loadRouteClasses().classify(pathname);
 }

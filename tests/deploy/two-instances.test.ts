@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import { createPool } from "@/db/client";
@@ -33,10 +35,11 @@ const children: ChildProcess[] = [];
 let standalone = "";
 const output: string[] = [];
 
-function command(file: string, env: Record<string, string | undefined>): ChildProcess {
-  const child = spawn(process.execPath, [file], { cwd: standalone, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (chunk: Buffer) => output.push(`${file}: ${chunk}`));
-  child.stderr!.on("data", (chunk: Buffer) => output.push(`${file} (stderr): ${chunk}`));
+/** Runs a file of the standalone folder; `from` starts it from another directory (`node /srv/app/web.mjs`). */
+function command(file: string, env: Record<string, string | undefined>, { label = file, from }: { label?: string; from?: string } = {}): ChildProcess {
+  const child = spawn(process.execPath, [path.join(standalone, file)], { cwd: from ?? standalone, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (chunk: Buffer) => output.push(`${label}: ${chunk}`));
+  child.stderr!.on("data", (chunk: Buffer) => output.push(`${label} (stderr): ${chunk}`));
   return child;
 }
 
@@ -66,7 +69,8 @@ describe("the standalone build: migrate, two web instances, one worker, one data
     assert.equal(second.code, 0, second.text);
     assert.match(second.text, /migrate: the database is up to date/);
 
-    const webs = webUrls.map((url) => command("web.mjs", { ...production, PORT: new URL(url).port }));
+    // The second instance is started from another directory, as `node /srv/app/web.mjs` would be.
+    const webs = webUrls.map((url, i) => command("web.mjs", { ...production, PORT: new URL(url).port }, { label: `web ${i}`, from: i === 1 ? os.tmpdir() : undefined }));
     children.push(...webs);
     children.push(command("worker.mjs", { ...shared, APP_ENV: "development", NODE_ENV: "production", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "1s,2s" }));
     await Promise.all(webs.map((child, i) => waitForHealth(`${webUrls[i]}/api/health`, child, 60_000))).catch((error: Error) => {
@@ -126,6 +130,14 @@ describe("the standalone build: migrate, two web instances, one worker, one data
       assert.equal(status, 401, `${base} still accepts the revoked key`);
     }
     assert.ok(Date.now() - t0 < 1_000, `refused by both after ${Date.now() - t0} ms`);
+
+    // Both instances' log lines name the route, the one started from elsewhere too (it reads its
+    // routes from the folder it serves, not from the directory it was started in).
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the last lines' write
+    for (const label of ["web 0", "web 1"]) {
+      const lines = output.filter((chunk) => chunk.startsWith(`${label}: `)).join("");
+      assert.match(lines, /"route":"\/api\/partner\/v1\/availability"/, `${label} logs the route class`);
+    }
   });
 
   it("the worker delivers a webhook event once", async () => {
