@@ -1,4 +1,4 @@
-import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
+import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
@@ -21,6 +21,11 @@ export interface Concept {
   corrected: string | null;
   /** Longer vocabulary words this one starts ("garden" -> gardens, gardener): partial matches. */
   prefixed: string[];
+  /**
+   * Whether a longer word this one starts means something like it (prefixMeans): "eco" starts
+   * ecology, not economic. Absent (a brand, a slip, no encoder): every such word counts.
+   */
+  prefixOf?: (word: string) => boolean;
   /**
    * How much the concept says about the wanted name, in (0, 1]: low for a word
    * of the searcher's framing ("somewhere", "need", "app", "online": see
@@ -167,6 +172,14 @@ const INFLECTION_WEIGHT = 0.95;
 const ING_FORM_WEIGHT = 0.7;
 /** Partial-word matches looked up per query word (the typed word as a prefix). */
 const PREFIXED_WORDS = 4;
+/**
+ * How close in meaning (the encoder's cosine, both words in context) a longer word must be to the
+ * word it starts with to count as a partial match of it. Measured pairs: eco/ecology 0.75, fit/fitness
+ * 0.70, pro/professional 0.70, home/homemade 0.72, plumb/plumber 0.72, photo/photographer 0.77, against
+ * box/boxer 0.67, cook/cookie 0.64, dent/dental 0.65, gym/gymnastics 0.63, sun/sunday 0.60,
+ * eco/economic 0.55, hot/hotel 0.53, spa/space 0.51.
+ */
+export const PREFIX_MEANING = 0.68;
 const SAFE_TERM = /^[\p{L}\p{N}]{1,63}$/u;
 
 /**
@@ -348,6 +361,10 @@ export async function analyzeWords(
     for (const concept of meaningful) {
       const vector = vectors.get(meant(concept));
       if (!vector) continue;
+      if (meant(concept) === concept.word) {
+        concept.prefixOf = prefixMeans(mirror, vector);
+        concept.prefixed = concept.prefixed.filter(concept.prefixOf);
+      }
       const known = mirror.words.has(meant(concept));
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
       const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${meant(concept)}`, () =>
@@ -392,6 +409,23 @@ export async function analyzeWords(
 
 /** The word a concept stands for: the correction of a misspelt word ("resturant" -> restaurant), else the word. */
 const meant = (c: Concept) => c.corrected ?? c.word;
+
+/**
+ * Whether a vocabulary word starting with a query word means something like it (PREFIX_MEANING), by
+ * the two words' vectors in context. A word without a vector (not yet embedded) counts, as before.
+ */
+function prefixMeans(mirror: Mirror, vector: Float32Array): (word: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (word) => {
+    let means = seen.get(word);
+    if (means === undefined) {
+      const other = mirror.words.get(word)?.vector;
+      means = !other || dot(vector, other) >= PREFIX_MEANING;
+      seen.set(word, means);
+    }
+    return means;
+  };
+}
 
 /** A word WordNet holds, as typed or through a base form (6 letters at least: short runs are likelier typos). */
 const inWordNet = (word: string) => word.length >= 6 && /^[a-z]+$/.test(word) && baseForms(word).length > 0;

@@ -447,7 +447,7 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
       if (tokenSet.has(term) && weight > best) [best, bestTerm] = [weight, term];
     }
     if (best === 0 && concept.word.length >= 3) {
-      const prefixed = tokens.find((t) => t.startsWith(concept.word));
+      const prefixed = tokens.find((t) => t.startsWith(concept.word) && (concept.prefixOf?.(t) ?? true));
       if (prefixed) [best, bestTerm] = [0.75, prefixed];
     }
     if (bestTerm) used.add(bestTerm);

@@ -8,6 +8,8 @@ import { newId } from "@/server/ids";
 import { searchDomains } from "@/server/services/discovery";
 import { addDomain, removeDomain, setDomainPrice } from "@/server/services/inventory";
 import { getEmbedder, setEmbedder, USE_LITE_MODEL, type Embedder } from "@/server/search/embedder";
+import { analyzeWords } from "@/server/search/analyze";
+import { getVocabulary } from "@/server/search/vocabulary";
 import { createTestPartner } from "../helpers/partner";
 import { opaqueTag } from "../helpers/tags";
 
@@ -96,6 +98,16 @@ describe("hybrid search", () => {
   it("matches the longer words a query word starts", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-gardening.com`, priceCents: 5_000 });
     assert.ok((await names(`${tag} garden`)).includes(`${tag}-gardening.com`));
+  });
+
+  it("counts a longer word a query word starts only when it means something like it (eco: ecologist, not economy)", async () => {
+    // eco-shop lists "eco", so the word has a meaning to compare with; economy is the shorter label, first on a tie.
+    for (const word of ["eco-shop", "economy", "ecologist"]) await addDomain(getDb(), { environment: "sandbox", name: `${tag}-${word}.com`, priceCents: 5_000 });
+    const found = await names(`${tag} eco`);
+    const [ecologist, economy] = [found.indexOf(`${tag}-ecologist.com`), found.indexOf(`${tag}-economy.com`)];
+    assert.ok(ecologist >= 0 && (economy === -1 || economy > ecologist), found.join(", "));
+    const [eco] = await analyzeWords(await getVocabulary(getDb()), ["eco"]);
+    assert.deepEqual([eco?.prefixOf?.("ecologist"), eco?.prefixOf?.("economy"), eco?.prefixed.includes("economy")], [true, false, false]);
   });
 
   it("puts a name holding the typed filler words above the same name without them", async () => {
