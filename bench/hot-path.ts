@@ -99,13 +99,29 @@ for (let i = 0; i < QUOTE_PARTNERS; i++) {
 // Interleaved, so consecutive requests hit different partners and listings.
 const quoteJobs = quotePools[0]!.pool.flatMap((_, k) => quotePools.map(({ pool, domain }) => ({ credential: pool[k]!, domain })));
 
-/** Empties the bench keys' rate-limit buckets and open quotes, so every phase starts alike. */
+/**
+ * A server with autovacuum off (this development machine's PostgreSQL) neither vacuums nor
+ * refreshes the planner's statistics, and the bench's writes then mislead it: the orders it writes
+ * stay an empty table to the planner, so GET /orders sorted every order of the partner (5 ms at 14k
+ * orders) instead of reading 26 rows of its index (0.05 ms), and fell run after run. Production runs
+ * autovacuum, which vacuums and analyzes a table changed by a fifth or a tenth within its one-minute
+ * nap; with it off, the bench runs VACUUM ANALYZE before every phase instead, and says so
+ * (bench/HOT-PATH.md section 17).
+ */
+const [{ autovacuum } = { autovacuum: "on" }] = await db.execute<{ autovacuum: string }>(sql`select current_setting('autovacuum') as autovacuum`);
+const analyzeBetweenPhases = autovacuum !== "on";
+
+/** Empties the bench keys' rate-limit buckets and ends their open quotes, so every phase starts alike. */
 async function resetBuckets(): Promise<void> {
   await db.execute(sql`
     delete from rate_limits where key in (
       select c.id || ':' || k from credentials c, unnest(array['search', 'write', 'reporting']) k
       where c.partner_id in ${sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`})`);
-  await db.execute(sql`delete from quotes where partner_id in ${sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`} and order_id is null`);
+  // Expired, not deleted, as a quote ends in production (pruning deletes it much later): a table the
+  // planner last saw empty is scanned whole by every hold check while it fills again.
+  await db.execute(sql`update quotes set expires_at = now() - interval '1 second'
+    where partner_id in ${sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`} and order_id is null and expires_at > now()`);
+  if (analyzeBetweenPhases) await db.execute(sql`vacuum analyze`);
 }
 
 // --- the routes -----------------------------------------------------------------------
@@ -288,7 +304,8 @@ async function webConcurrency(): Promise<string> {
 
 console.log(
   `hot-path bench against ${baseUrl} (WEB_CONCURRENCY ${await webConcurrency()}): ${runs} run(s), ${connections} connections, ${seconds} s per route; ` +
-    `then ${rateRuns} x ${rateSeconds} s at ${rate} req/s on ${rateRoute.title}`,
+    `then ${rateRuns} x ${rateSeconds} s at ${rate} req/s on ${rateRoute.title}` +
+    (analyzeBetweenPhases ? "; the database's autovacuum is off, so the bench runs VACUUM ANALYZE before every phase" : ""),
 );
 // Warm-up: every measured route (JIT, the route bundles, each worker's caches) before run 1.
 for (const route of measured) {

@@ -5,6 +5,7 @@
 //   DEV_SIZE=100000 DEV_VERBOSE=1 npx tsx bench/search/dev.ts
 //   DEV_FRESH=1 ...                              drop and reload the scratch database
 //   BENCH_VOCAB=scowl DEV_SEED=777 ...           the SCOWL corpus of another seed (search_dev_v2_scowl_s777_<size>)
+//   DEV_LEGS=phrase ...                          only these legs of the engine (comma-separated; default: the service, every leg)
 // Prints success@5 (a name covering every concept of the query in the top five),
 // nDCG@5 (grade 3: every concept, 1: some) and per-query latency.
 import { readFileSync } from "node:fs";
@@ -12,7 +13,9 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { searchDomains } from "@/server/services/discovery";
+import { ALL_LEGS, runSearch, type Leg } from "@/server/search/engine";
+import { extractBudget } from "@/server/search/budget";
+import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
 import { loadCorpus } from "./corpus";
 import { devCorpus } from "./dev-corpus";
 import { coversSet } from "./eval";
@@ -42,6 +45,16 @@ if (load) {
   console.log(`loaded ${size} names in ${(stats.loadMs / 1000).toFixed(1)} s, ${stats.vocabularyWords} words embedded in ${(stats.vocabularyMs / 1000).toFixed(1)} s`);
 }
 
+const legs = process.env.DEV_LEGS?.split(",").filter(Boolean) as Leg[] | undefined;
+for (const leg of legs ?? []) if (!ALL_LEGS.includes(leg)) throw new Error(`DEV_LEGS: no leg ${leg} (${ALL_LEGS.join(", ")})`);
+/** The names found for q: the search service (every leg), or the engine with only DEV_LEGS. */
+async function search(q: string): Promise<{ name: string }[]> {
+  if (!legs) return (await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 })).hits;
+  const budget = extractBudget(q);
+  const parsed = parseSearchQuery(budget.text);
+  return (await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: "sandbox", limit: 5, legs })).hits;
+}
+
 const grade = (words: string[] | undefined, sets: string[][]) => {
   if (!words) return 0;
   // The benchmark's rule: a set word counts with a plain -s/-es added or taken away.
@@ -63,7 +76,7 @@ for (const { q, sets, stratum = "all" } of queries) {
   const ideal: number[] = [];
   for (let g = 3; g >= 1 && ideal.length < 5; g--) for (let i = 0; i < counts[g]! && ideal.length < 5; i++) ideal.push(g);
   const t = performance.now();
-  const { hits } = await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 });
+  const hits = await search(q);
   const ms = performance.now() - t;
   times.push(ms);
   const grades = hits.map((h) => grade(truth.get(h.name), sets));
@@ -83,7 +96,7 @@ for (const { q, sets, stratum = "all" } of queries) {
 const warm: number[] = [];
 for (const { q } of queries) {
   const t = performance.now();
-  await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 });
+  await search(q);
   warm.push(performance.now() - t);
 }
 const pct = (list: number[], x: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(x * list.length))]!.toFixed(1);

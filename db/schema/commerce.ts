@@ -37,7 +37,7 @@ export const quotes = pgTable(
     orderId: text(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.domainId, t.expiresAt), index().on(t.partnerId, t.environment)],
+  (t) => [index().on(t.domainId, t.expiresAt), index().on(t.partnerId, t.environment, t.expiresAt)],
 );
 
 export const orders = pgTable(

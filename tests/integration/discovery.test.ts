@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { closeDb, getDb } from "@/db/client";
 import { domains, quotes, type Environment } from "@/db/schema";
@@ -18,7 +18,7 @@ import {
 } from "@/server/contracts/discovery";
 import { newId } from "@/server/ids";
 import { addDomain, removeDomain, type AddDomainInput } from "@/server/services/inventory";
-import { parseSearchQuery } from "@/server/services/discovery";
+import { listingRead, parseSearchQuery } from "@/server/services/discovery";
 import { addCredential, callRoute, createTestPartner, type TestCredential } from "../helpers/partner";
 import { opaqueTag } from "../helpers/tags";
 
@@ -386,6 +386,37 @@ describe("discovery", () => {
       assertError(await availabilityOf(cred, "foo"), 400, "validation_error", "domain");
       assertError(await availabilityOf(cred, "exa mple.com"), 400, "validation_error", "domain");
       assertError(await availabilityOf(cred, "example.123"), 400, "validation_error", "domain");
+    });
+  });
+
+  describe("the hold check's plan", () => {
+    it("reads the quotes index in the prepared plan even when a few listings hold most quotes", async () => {
+      // An agent quoting the same names again and again leaves many quotes on few listings. With the hold
+      // check written as EXISTS, the prepared statement's generic plan then seq-scanned every quote for
+      // every availability read (bench/HOT-PATH.md section 17). 20k expired quotes on three listings:
+      const db = getDb();
+      const crowded = [name("quoted"), name("expired"), name("mine")].map((domain) => listingIds.get(`sandbox:${domain}`) as string);
+      await db.execute(sql`insert into quotes (id, partner_id, environment, domain_id, domain, sale_price_cents, currency, expires_at)
+        select 'quote_plan' || ${tag} || i, ${other.partnerId}, 'sandbox', (array[${sql.join(crowded.map((id) => sql`${id}::text`), sql`, `)}])[1 + i % 3], 'x.com', 100000, 'USD', now() - interval '1 hour'
+        from generate_series(1, 20000) i`);
+      await db.execute(sql`analyze quotes`);
+      const { sql: text, params } = listingRead({ environment: "sandbox", partnerId: sandboxPartnerId, name: name("lawyer") });
+      const literal = (value: unknown) => `'${String(value).replace(/'/g, "''")}'`;
+      const plan = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+        await tx.execute(sql.raw(`prepare hold_plan as ${text}`));
+        try {
+          const rows = await tx.execute<{ "QUERY PLAN": string }>(sql.raw(`explain execute hold_plan(${params.map(literal).join(", ")})`));
+          return rows.map((row) => row["QUERY PLAN"]).join("\n");
+        } finally {
+          await tx.execute(sql`deallocate hold_plan`);
+        }
+      });
+      assert.match(plan, /Index Scan[^\n]* on quotes/, plan);
+      assert.doesNotMatch(plan, /Seq Scan on quotes/, plan);
+      // And the answers are unchanged: the listing is free, the quoted one held for others.
+      assert.equal((await availabilityOf(await freshSandbox(), name("lawyer"))).body.available, true);
+      assert.equal((await availabilityOf(await freshSandbox(), name("quoted"))).body.available, false);
     });
   });
 
