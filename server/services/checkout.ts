@@ -11,7 +11,7 @@ import { encodeSignedToken, offerClaims, openSignedToken, readOfferClaims, type 
 import { checkCard, type CardProblem } from "@/server/payments/card";
 import { getPaymentProvider, getProviderByName, livePaymentsEnabled, livePaymentsOff, type CardInput, type ChargeResult, type DirectProvider } from "@/server/payments/provider";
 import { sandboxProvider } from "@/server/payments/sandbox";
-import { getDomainDetails } from "./discovery";
+import { getDomainDetails, heldForOthersSql } from "./discovery";
 import { recordEvent } from "./events";
 import { normalizeDomainName } from "./inventory";
 import { serializeOrderSummary, type OrderRow, type OrderStatus } from "./order-states";
@@ -248,19 +248,14 @@ export function stateOf(session: CheckoutSessionRow): Extract<CheckoutView, { ki
 
 /**
  * Not listed any more, or held by an order or another partner's quote (the
- * availability rule of discovery.ts), or sold through a partner staff have
+ * availability rule of discovery.ts, the same SQL), or sold through a partner staff have
  * suspended (its links stop taking payments until it is reinstated).
  */
 function heldSql(session: CheckoutSessionRow) {
   const now = clock.now().toISOString();
   return sql`(${domains.status} <> 'listed' or exists (
       select 1 from partners p where p.id = ${session.partnerId ?? ""} and p.suspended_at is not null
-    ) or exists (
-      select 1 from orders o where o.domain_id = ${session.domainId} and o.status not in ('REFUNDED', 'CANCELLED')
-    ) or exists (
-      select 1 from quotes q where q.domain_id = ${session.domainId} and q.environment = ${session.environment}
-        and q.expires_at > ${now}::timestamptz and q.order_id is null and q.partner_id <> ${session.partnerId ?? ""}
-    ))`;
+    ) or ${heldForOthersSql(sql`${session.domainId}`, session.environment, session.partnerId ?? "", now)})`;
 }
 
 // --- paying -----------------------------------------------------------------------------
