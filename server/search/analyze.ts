@@ -34,6 +34,8 @@ export interface Concept {
    * legs require. Absent: 1.
    */
   importance?: number;
+  /** How near the word is to the subject as a whole (1 the nearest word; see CENTRALITY): scales importance in the rerank. */
+  centrality?: number;
   /** Words nearest the subject as a whole phrase (on the first subject concept only; also in each subject concept's semantic terms). */
   phrase?: Map<string, number>;
 }
@@ -83,6 +85,16 @@ const TOPICAL_SHARE = 0.25;
  * answers "tattoo parlor", "parlor.com" hardly), so the head counts this much.
  */
 const HEAD_DISCOUNT = 0.8;
+/**
+ * Which word carries the subject, decided by the encoder rather than by position: each word's
+ * cosine (in context) to the subject phrase as a whole, against the nearest word's. A word 0.1
+ * further from the phrase than the nearest counts 0.2 less in the rerank's coverage, down to
+ * half: "family doctor" -> doctor 0.875, family 0.719 (family.com no longer ties doctor.com);
+ * "tattoo parlor" -> tattoo 0.866, parlor 0.688. Tuned on the development sets only
+ * (bench/search/eval/HOW-MADE.md, fourteenth session).
+ */
+const CENTRALITY = Number(process.env.TUNE_CENTRALITY ?? 2);
+const CENTRALITY_FLOOR = Number(process.env.TUNE_CENTRALITY_FLOOR ?? 0.5);
 
 /**
  * How common a word is (wordCost), a plural counted as its singular: "reviews" and
@@ -358,6 +370,19 @@ export async function analyzeWords(
   if (meaningful.length > 0 && mirror.words.size > 0) {
     const texts = [...new Set([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
     const vectors = await embedOrNothing(texts, embedder);
+    const subjectVector = subject ? vectors.get(subject) : undefined;
+    // Only between words typed apart: the pieces of one run typed together ("bestpizza") are a name, not a phrase.
+    if (CENTRALITY > 0 && subjectVector && meaningful.length >= 2 && words.length >= 2) {
+      const sims = meaningful.map((c) => {
+        const v = vectors.get(meant(c));
+        return v ? dot(v, subjectVector) : null;
+      });
+      const top = Math.max(...sims.map((x) => x ?? -1));
+      meaningful.forEach((c, i) => {
+        const x = sims[i];
+        if (x != null) c.centrality = Math.min(1, Math.max(CENTRALITY_FLOOR, 1 - CENTRALITY * (top - x)));
+      });
+    }
     for (const concept of meaningful) {
       const vector = vectors.get(meant(concept));
       if (!vector) continue;

@@ -439,7 +439,7 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
   let total = 0;
   let anyMatch = false;
   for (const concept of concepts) {
-    const importance = importanceOf(concept);
+    const importance = importanceOf(concept) * (concept.centrality ?? 1);
     total += importance;
     let best = 0;
     let bestTerm: string | null = null;

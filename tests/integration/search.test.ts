@@ -110,6 +110,21 @@ describe("hybrid search", () => {
     assert.deepEqual([eco?.prefixOf?.("ecologist"), eco?.prefixOf?.("economy"), eco?.prefixed.includes("economy")], [true, false, false]);
   });
 
+  it("weighs the word that carries the subject above its modifier (family doctor: doctor, not family)", async () => {
+    // Neither name holds both words; which one answers better is the encoder's call, not the words' order
+    // ("tattoo parlor" has its subject first).
+    for (const word of ["family", "doctor"]) await addDomain(getDb(), { environment: "sandbox", name: `${tag}-${word}.com`, priceCents: 5_000 });
+    const found = await names(`${tag} family doctor`);
+    const [doctor, family] = [found.indexOf(`${tag}-doctor.com`), found.indexOf(`${tag}-family.com`)];
+    assert.ok(doctor >= 0 && (family === -1 || family > doctor), found.join(", "));
+    const concepts = await analyzeWords(await getVocabulary(getDb()), ["family", "doctor"], undefined, { subject: true });
+    const centrality = Object.fromEntries(concepts.map((c) => [c.word, c.centrality]));
+    assert.equal(centrality.doctor, 1);
+    assert.ok((centrality.family ?? 1) < 0.9, JSON.stringify(centrality));
+    const tattoo = await analyzeWords(await getVocabulary(getDb()), ["tattoo", "parlor"], undefined, { subject: true });
+    assert.deepEqual(tattoo.map((c) => c.word === "tattoo" ? c.centrality : (c.centrality ?? 1) < 0.9), [1, true]);
+  });
+
   it("puts a name holding the typed filler words above the same name without them", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}thejustice.com`, priceCents: 5_000 });
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}justice.com`, priceCents: 5_000 });
