@@ -113,14 +113,15 @@ const analyzeBetweenPhases = autovacuum !== "on";
 
 /** Empties the bench keys' rate-limit buckets and ends their open quotes, so every phase starts alike. */
 async function resetBuckets(): Promise<void> {
+  const ours = sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`;
   await db.execute(sql`
     delete from rate_limits where key in (
       select c.id || ':' || k from credentials c, unnest(array['search', 'write', 'reporting']) k
-      where c.partner_id in ${sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`})`);
+      where c.partner_id in ${ours})`);
   // Expired, not deleted, as a quote ends in production (pruning deletes it much later): a table the
   // planner last saw empty is scanned whole by every hold check while it fills again.
   await db.execute(sql`update quotes set expires_at = now() - interval '1 second'
-    where partner_id in ${sql`(${sql.join(partnerIds.map((id) => sql`${id}`), sql`, `)})`} and order_id is null and expires_at > now()`);
+    where partner_id in ${ours} and order_id is null and expires_at > now()`);
   if (analyzeBetweenPhases) await db.execute(sql`vacuum analyze`);
 }
 

@@ -13,9 +13,8 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { ALL_LEGS, runSearch, type Leg } from "@/server/search/engine";
-import { extractBudget } from "@/server/search/budget";
-import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
+import { ALL_LEGS, type Leg } from "@/server/search/engine";
+import { runQuery, searchDomains } from "@/server/services/discovery";
 import { loadCorpus } from "./corpus";
 import { devCorpus } from "./dev-corpus";
 import { coversSet } from "./eval";
@@ -50,9 +49,7 @@ for (const leg of legs ?? []) if (!ALL_LEGS.includes(leg)) throw new Error(`DEV_
 /** The names found for q: the search service (every leg), or the engine with only DEV_LEGS. */
 async function search(q: string): Promise<{ name: string }[]> {
   if (!legs) return (await searchDomains(db, { environment: "sandbox", partnerId: "ptn_dev", q, limit: 5 })).hits;
-  const budget = extractBudget(q);
-  const parsed = parseSearchQuery(budget.text);
-  return (await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: "sandbox", limit: 5, legs })).hits;
+  return (await runQuery(db, q, { environment: "sandbox", limit: 5, legs })).hits;
 }
 
 const grade = (words: string[] | undefined, sets: string[][]) => {

@@ -3,9 +3,7 @@
 //   BENCH_SIZE=100000 npx tsx bench/search/explain.ts "dog groomer" "house cleaning"
 // Reads the kept scratch database search_bench_<size> (run.ts with BENCH_KEEP=1).
 import { createPool } from "@/db/client";
-import { extractBudget } from "@/server/search/budget";
-import { runSearch } from "@/server/search/engine";
-import { parseSearchQuery } from "@/server/services/discovery";
+import { runQuery } from "@/server/services/discovery";
 import { generateCorpus } from "./corpus";
 
 const size = Number(process.env.BENCH_SIZE ?? 100_000);
@@ -17,9 +15,7 @@ const truth = new Map(generateCorpus(size, process.env.DEV_SEED ? Number(process
 const limit = Number(process.env.EXPLAIN_LIMIT ?? 12);
 
 for (const text of process.argv.slice(2)) {
-  const budget = extractBudget(text);
-  const parsed = parseSearchQuery(budget.text);
-  const { hits, concepts } = await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: "sandbox", limit });
+  const { hits, concepts } = await runQuery(db, text, { environment: "sandbox", limit });
   console.log(`\n"${text}"`);
   for (const c of concepts) {
     const terms = [...c.terms].map(([t, w]) => `${t}${c.semantic.has(t) ? "~" : ""}:${w.toFixed(2)}`).join(" ");

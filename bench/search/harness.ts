@@ -12,9 +12,8 @@ import postgres from "postgres";
 import { createPool } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import type { GeneratedDomain } from "@/db/seed-data";
-import { extractBudget } from "@/server/search/budget";
-import { runSearch, type Leg } from "@/server/search/engine";
-import { parseSearchQuery, searchDomains } from "@/server/services/discovery";
+import type { Leg } from "@/server/search/engine";
+import { parseSearchQuery, runQuery, searchDomains } from "@/server/services/discovery";
 import { corpusVocabulary, describeCorpus, generateCorpus, loadCorpus, type BuildStats, type CorpusVocabulary } from "./corpus";
 import { grade, idealGrades, type Doc, type EvalQuery, type Judgements } from "./eval";
 
@@ -56,11 +55,7 @@ export async function openBench(): Promise<Bench> {
   const genMs = performance.now() - tGen;
   const build = reuse ? await describeCorpus(db) : await loadCorpus(db, corpus);
 
-  const leg = (legs: Leg[]): Method => async (q) => {
-    const budget = extractBudget(q);
-    const parsed = parseSearchQuery(budget.text);
-    return (await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: env, limit: 5, legs })).hits.map((h) => h.name);
-  };
+  const leg = (legs: Leg[]): Method => async (q) => (await runQuery(db, q, { environment: env, limit: 5, legs })).hits.map((h) => h.name);
   const methods: Record<string, Method> = {
     hybrid: async (q) => (await searchDomains(db, { environment: env, partnerId: "ptn_bench", q, limit: 5 })).hits.map((h) => h.name),
     keyword: leg(["keyword"]),

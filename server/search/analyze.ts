@@ -61,6 +61,8 @@ export const FRAMING_WORDS = new Set([
   "letters", "unique", "creative", "professional", "trustworthy", "trusted", "playful", "quirky", "sleek", "classy", "modern",
   "minimal", "minimalist", "simple", "cool", "fun", "friendly", "clever", "strong", "elegant", "upmarket",
 ]);
+/** A constant a development run may override with TUNE_<name> (bench/search/dev.ts); the engine's read the same way. */
+export const tune = (name: string, fallback: number) => Number(process.env[`TUNE_${name}`] ?? fallback);
 /** A framing word's importance next to subject words. */
 export const FRAMING_IMPORTANCE = 0.2;
 /** A common subject word counts this much at least; a rare one (cost 12 and over) 1. */
@@ -93,8 +95,8 @@ const HEAD_DISCOUNT = 0.8;
  * "tattoo parlor" -> tattoo 0.866, parlor 0.688. Tuned on the development sets only
  * (bench/search/eval/HOW-MADE.md, fourteenth session).
  */
-const CENTRALITY = Number(process.env.TUNE_CENTRALITY ?? 2);
-const CENTRALITY_FLOOR = Number(process.env.TUNE_CENTRALITY_FLOOR ?? 0.5);
+const CENTRALITY = tune("CENTRALITY", 2);
+const CENTRALITY_FLOOR = tune("CENTRALITY_FLOOR", 0.5);
 
 /**
  * How common a word is (wordCost), a plural counted as its singular: "reviews" and

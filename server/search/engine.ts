@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { analyzeWords, embedInContext, subjectPhrase, type Concept } from "./analyze";
+import { analyzeWords, embedInContext, subjectPhrase, tune, type Concept } from "./analyze";
 import { priceFit } from "./budget";
 import { getEmbedder } from "./embedder";
 import { isKnownWord, normalizeText } from "./text";
@@ -66,7 +66,6 @@ export type Candidate = {
 
 export type RankedCandidate = Candidate & { score: number };
 
-const tune = (name: string, fallback: number) => Number(process.env[`TUNE_${name}`] ?? fallback);
 /** Labels the phrase leg takes from the nearest-neighbour scan. */
 const PHRASE_LABELS = tune("PHRASE_LABELS", 30);
 /**

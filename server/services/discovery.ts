@@ -6,7 +6,7 @@ import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
-import { runSearch } from "@/server/search/engine";
+import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
 
@@ -166,10 +166,18 @@ export async function searchDomains(db: Db, params: SearchParams): Promise<Searc
   }
 }
 
-async function findDomains(db: Db, params: SearchParams): Promise<SearchResults> {
-  const budget = extractBudget(params.q);
+/**
+ * The engine on a query as typed: a budget in it taken out (budget.ts), the rest parsed
+ * (parseSearchQuery). The service, the search benchmarks (one leg or all) and explain.ts share it.
+ */
+export async function runQuery(db: Db, q: string, engine: EngineParams): Promise<EngineResult & { parsed: ParsedQuery }> {
+  const budget = extractBudget(q);
   const parsed = parseSearchQuery(budget.text);
-  const { hits } = await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, { environment: params.environment, limit: params.limit });
+  return { ...(await runSearch(db, { ...parsed, maxPriceCents: budget.maxCents }, engine)), parsed };
+}
+
+async function findDomains(db: Db, params: SearchParams): Promise<SearchResults> {
+  const { parsed, hits } = await runQuery(db, params.q, { environment: params.environment, limit: params.limit });
   if (hits.length === 0) return { query: parsed.text, hits: [] };
   const ids = hits.map((h) => h.id);
   const heldRows = await db.execute<{ id: string; held: boolean }>(
