@@ -252,10 +252,9 @@ export function stateOf(session: CheckoutSessionRow): Extract<CheckoutView, { ki
  * suspended (its links stop taking payments until it is reinstated).
  */
 function heldSql(session: CheckoutSessionRow) {
-  const now = clock.now().toISOString();
   return sql`(${domains.status} <> 'listed' or exists (
       select 1 from partners p where p.id = ${session.partnerId ?? ""} and p.suspended_at is not null
-    ) or ${heldForOthersSql(sql`${session.domainId}`, session.environment, session.partnerId ?? "", now)})`;
+    ) or ${heldForOthersSql(sql`${session.domainId}`, session.environment, session.partnerId ?? "")})`;
 }
 
 // --- paying -----------------------------------------------------------------------------
