@@ -280,30 +280,57 @@ export function hasLemma(word: string): boolean {
   return load().lemmas.has(word);
 }
 
+/** Parts of speech as bits, in WordNet's order (Sense.synset's range tells a sense's part). */
+const NOUN = 1;
+const VERB = 2;
+const ADJECTIVE = 4;
+const ADVERB = 8;
+const ANY_PART = NOUN | VERB | ADJECTIVE | ADVERB;
+
 /**
  * The lemmas an inflected word may come from, the word itself first: plural
  * nouns, verb endings ("grooming" -> groom), and, when nothing else matches,
  * the verb an agent noun is made from ("groomer" -> groom, not in WordNet).
+ * `parts` are the parts of speech the ending allows the lemma: a plural ending
+ * makes a noun or a verb ("nappies" -> nappy the diaper, not nappy the frizzy),
+ * an -ed ending a verb ("foraged" -> forage the search for food, not the fodder),
+ * an -ing ending a verb or the activity it names (a hike, a box: noun senses keep
+ * their weight among the verb's); the word as typed may be any.
  */
-export function baseForms(word: string): { lemma: string; agent: boolean }[] {
+export function baseForms(word: string): { lemma: string; agent: boolean; parts: number }[] {
   const { lemmas } = load();
-  const out: { lemma: string; agent: boolean }[] = [];
-  const push = (lemma: string, agent = false) => {
-    if (lemma.length >= 2 && lemmas.has(lemma) && !out.some((o) => o.lemma === lemma)) out.push({ lemma, agent });
+  const out: { lemma: string; agent: boolean; parts: number }[] = [];
+  const push = (lemma: string, parts: number, agent = false) => {
+    if (lemma.length < 2 || !lemmas.has(lemma)) return;
+    const had = out.find((o) => o.lemma === lemma);
+    if (had) had.parts |= parts;
+    else out.push({ lemma, agent, parts });
   };
-  push(word);
-  const rules: [RegExp, string][] = [
-    [/ies$/, "y"], [/ses$/, "s"], [/xes$/, "x"], [/ches$/, "ch"], [/shes$/, "sh"], [/([^s])s$/, "$1"],
-    [/ing$/, ""], [/ing$/, "e"], [/([^aeiou])\1ing$/, "$1"], [/ied$/, "y"], [/ed$/, ""], [/ed$/, "e"], [/([^aeiou])\1ed$/, "$1"],
+  push(word, ANY_PART);
+  const rules: [RegExp, string, number][] = [
+    [/ies$/, "y", NOUN | VERB], [/ses$/, "s", NOUN | VERB], [/xes$/, "x", NOUN | VERB], [/ches$/, "ch", NOUN | VERB], [/shes$/, "sh", NOUN | VERB], [/([^s])s$/, "$1", NOUN | VERB],
+    [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [/([^aeiou])\1ing$/, "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [/([^aeiou])\1ed$/, "$1", VERB],
   ];
-  for (const [pattern, replacement] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement));
+  for (const [pattern, replacement, parts] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement), parts);
   if (out.length === 0) {
     const stem = word.replace(/s$/, "");
     for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [/([^aeiou])\1ers?$/, "$1"]] as [RegExp, string][]) {
-      if (pattern.test(stem)) push(stem.replace(pattern, replacement), true);
+      if (pattern.test(stem)) push(stem.replace(pattern, replacement), ANY_PART, true);
     }
   }
   return out;
+}
+
+/** The part of speech of a sense, as a bit (see NOUN). */
+function partOf(wn: WordNet, synset: number): number {
+  const [verbStart = 0, adjectiveStart = 0, adverbStart = 0] = wn.partStart;
+  return synset < verbStart ? NOUN : synset < adjectiveStart ? VERB : synset < adverbStart ? ADJECTIVE : ADVERB;
+}
+
+/** The senses of the lemmas a word may come from, in the parts of speech its ending allows. */
+function sensesOfForms(wn: WordNet, word: string): Sense[] {
+  if (wn.lemmas.has(word)) return sensesOf(wn, word);
+  return baseForms(word).flatMap((b) => sensesOf(wn, b.lemma).filter((s) => (partOf(wn, s.synset) & b.parts) !== 0));
 }
 
 export interface PartsOfSpeech {
@@ -332,9 +359,10 @@ const SIMILAR = SYMBOLS.indexOf("&");
 export function antonyms(word: string): Set<string> {
   const wn = load();
   const out = new Set<string>();
-  const lemmas = wn.lemmas.has(word) ? [word] : baseForms(word).map((b) => b.lemma);
-  for (const lemma of lemmas) {
+  const lemmas = wn.lemmas.has(word) ? [{ lemma: word, parts: ANY_PART }] : baseForms(word);
+  for (const { lemma, parts } of lemmas) {
     for (const sense of sensesOf(wn, lemma)) {
+      if ((partOf(wn, sense.synset) & parts) === 0) continue;
       const position = synsetWords(wn, sense.synset).indexOf(lemma) + 1;
       for (const p of pointersOf(wn, sense.synset)) {
         if (p.symbol !== ANTONYM || (p.source !== 0 && p.source !== position)) continue;
@@ -352,22 +380,19 @@ export function antonyms(word: string): Set<string> {
 /**
  * How a word is used, as shares of its senses' tag counts (one pseudo-count per
  * sense decaying with rank, so untagged words count by their senses): the word's
- * own senses, or its base forms' when it has none ("dresses" -> dress). All
+ * own senses, or its base forms' when it has none ("dresses" -> dress), in
+ * the parts of speech the ending allows ("nappies": a noun, never an adjective). All
  * zero for a word WordNet lacks.
  */
 export function partsOfSpeech(word: string): PartsOfSpeech {
   const wn = load();
   const shares = [0, 0, 0, 0];
   let quality = 0;
-  const [verbStart = 0, adjectiveStart = 0, adverbStart = 0] = wn.partStart;
-  const lemmas = wn.lemmas.has(word) ? [word] : baseForms(word).map((b) => b.lemma);
-  for (const lemma of lemmas) {
-    for (const sense of sensesOf(wn, lemma)) {
-      const part = sense.synset < verbStart ? 0 : sense.synset < adjectiveStart ? 1 : sense.synset < adverbStart ? 2 : 3;
-      const weight = sense.count + 1 / sense.rank;
-      shares[part]! += weight;
-      if (part === 2 && !pointersOf(wn, sense.synset).some((p) => p.symbol === PERTAINYM)) quality += weight;
-    }
+  for (const sense of sensesOfForms(wn, word)) {
+    const part = Math.log2(partOf(wn, sense.synset));
+    const weight = sense.count + 1 / sense.rank;
+    shares[part]! += weight;
+    if (part === 2 && !pointersOf(wn, sense.synset).some((p) => p.symbol === PERTAINYM)) quality += weight;
   }
   const total = shares.reduce((a, b) => a + b, 0) || 1;
   const [noun = 0, verb = 0, adjective = 0, adverb = 0] = shares.map((v) => v / total);
@@ -397,8 +422,9 @@ const single = (w: string) => /^[a-z]+$/.test(w);
  * The senses worth expanding and their weights: a share of the tag counts (with
  * one pseudo-count per sense so untagged words fall back to their rank order).
  */
-function weightedSenses(lemma: string): { sense: Sense; share: number }[] {
-  const list = sensesOf(load(), lemma);
+function weightedSenses(lemma: string, parts = ANY_PART): { sense: Sense; share: number }[] {
+  const wn = load();
+  const list = sensesOf(wn, lemma).filter((s) => (partOf(wn, s.synset) & parts) !== 0);
   if (list.length === 0) return [];
   // Rank order is by frequency within a part of speech; a pseudo-count decaying with rank orders the untagged.
   const scored = list.map((sense) => ({ sense, raw: sense.count + 1 / sense.rank }));
@@ -443,7 +469,7 @@ function findRelated(word: string): Related[] {
     const factor = base.agent ? RELATION_WEIGHT.agent : 1;
     // An agent noun's verb ("groomer" -> groom) is itself a close term.
     if (base.agent) add(base.lemma, factor, "derived");
-    for (const { sense, share } of weightedSenses(base.lemma)) {
+    for (const { sense, share } of weightedSenses(base.lemma, base.parts)) {
       const f = factor * share;
       const own = synsetWords(wn, sense.synset);
       const position = own.indexOf(base.lemma) + 1;

@@ -35,8 +35,25 @@ describe("wordnet", () => {
     assert.deepEqual(baseForms("plumbing").map((b) => b.lemma).slice(0, 2).sort(), ["plumb", "plumbing"]);
     assert.ok(baseForms("paintings").some((b) => b.lemma === "painting"));
     assert.ok(baseForms("shoes").some((b) => b.lemma === "shoe"));
-    assert.deepEqual(baseForms("groomer"), [{ lemma: "groom", agent: true }], "groomer is not in WordNet");
+    assert.deepEqual(baseForms("groomer").map((b) => [b.lemma, b.agent]), [["groom", true]], "groomer is not in WordNet");
     assert.deepEqual(baseForms("zqxkw"), []);
+  });
+
+  it("reads an inflected word only in the parts of speech its ending allows", () => {
+    // A plural is a noun (or a verb): "nappies" are diapers, never nappy the adjective (frizzy, crisp hair).
+    const nappies = related("nappies");
+    assert.ok(nappies.has("diaper"), [...nappies.keys()].join(" "));
+    for (const adjective of ["frizzy", "crisp", "kinky"]) assert.ok(!nappies.has(adjective), `nappies -> ${adjective}`);
+    assert.equal(partsOfSpeech("nappies").adjective, 0);
+    // A past form is a verb: "foraged" is the search for food, not the fodder (grass, pasture).
+    const foraged = related("foraged");
+    assert.ok(foraged.has("scrounge"), [...foraged.keys()].join(" "));
+    for (const noun of ["grass", "pasture", "fodder"]) assert.ok(!foraged.has(noun), `foraged -> ${noun}`);
+    // An -ing form names an activity too: the noun senses of its verb still count ("hiking": a walk before a price hike).
+    const hiking = related("hiking");
+    assert.ok((hiking.get("tramp")?.weight ?? 0) > (hiking.get("boost")?.weight ?? 0));
+    // The word as typed keeps every part of speech.
+    assert.ok(related("nappy").has("frizzy"));
   });
 
   it("tells a quality from a subject, and knows opposites", () => {
