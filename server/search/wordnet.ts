@@ -286,6 +286,7 @@ const VERB = 2;
 const ADJECTIVE = 4;
 const ADVERB = 8;
 const ANY_PART = NOUN | VERB | ADJECTIVE | ADVERB;
+const PARTS = [NOUN, VERB, ADJECTIVE, ADVERB];
 
 /**
  * The lemmas an inflected word may come from, the word itself first: plural
@@ -389,7 +390,7 @@ export function partsOfSpeech(word: string): PartsOfSpeech {
   const shares = [0, 0, 0, 0];
   let quality = 0;
   for (const sense of sensesOfForms(wn, word)) {
-    const part = Math.log2(partOf(wn, sense.synset));
+    const part = PARTS.indexOf(partOf(wn, sense.synset));
     const weight = sense.count + 1 / sense.rank;
     shares[part]! += weight;
     if (part === 2 && !pointersOf(wn, sense.synset).some((p) => p.symbol === PERTAINYM)) quality += weight;
