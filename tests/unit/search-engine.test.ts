@@ -50,6 +50,8 @@ describe("spelling correction", () => {
     assert.deepEqual(correctWords(getVocabularyMirrorForTests(["store", "story"]), "stor").sort(), ["store", "story"], "equally close: both");
     assert.deepEqual(correctWords(names, "jewlery", { common: false }), [], "the vocabulary only");
     assert.deepEqual(correctWords(names, "zorvia"), [], "a brandable is no misspelt word");
+    assert.deepEqual(correctWords(names, "dentostry"), ["dentistry"], "a long word rare in the list (19 uses) is still a word meant");
+    assert.deepEqual(correctWords(names, "pllasterers"), ["plasterers"], "3 uses, 10 letters");
     assert.equal(correctWord(names, "acounting"), "counting", "correctWord answers from the names' words only");
   });
   it("prefers the word nearer the letters typed, and reaches letters swapped over a distance", () => {
