@@ -30,7 +30,10 @@ interface DevQuery {
 const { size, adminUrl, dbName, dbUrl, corpus, truth } = devCorpus(50_000);
 // DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata);
 // dev-queries-3.json and dev-queries-4.json (the fourth, written before the engine ran on it: a check that a change generalises).
-const queries = JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as DevQuery[];
+// dev-queries-slips.json: their queries with one slip each (make-slip-queries.ts); DEV_CLEAN=1 runs them as written.
+const queries = (JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as (DevQuery & { clean?: string })[]).map((q) =>
+  process.env.DEV_CLEAN === "1" && q.clean ? { ...q, q: q.clean } : q,
+);
 
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
 const exists = (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
