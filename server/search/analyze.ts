@@ -301,8 +301,9 @@ export async function analyzeWords(
     concepts.push(concept);
   };
   for (const typed of words.map(normalizeText)) {
-    // A possessive typed without its apostrophe ("childrens", "mens") is the word it belongs to.
-    const word = !mirror.words.has(typed) && !isKnownWord(typed) && /[^s]s$/.test(typed) && isKnownWord(typed.slice(0, -1)) ? typed.slice(0, -1) : typed;
+    // A possessive typed without its apostrophe ("childrens", "mens") is the word it belongs to, unless a
+    // commoner word is one slip away ("painings" is paintings, not paining's).
+    const word = possessiveOf(mirror, typed) ?? typed;
     if (mirror.words.has(word)) {
       push(word, null);
       continue;
@@ -440,6 +441,14 @@ export async function analyzeWords(
     for (const [term, weight] of kept) add(c.terms, term, weight);
   });
   return concepts;
+}
+
+/** The word an unknown word ending in s is the possessive of, typed without its apostrophe, or null (see analyzeWords). */
+function possessiveOf(mirror: Mirror, typed: string): string | null {
+  const stem = typed.slice(0, -1);
+  if (mirror.words.has(typed) || isKnownWord(typed) || !/[^s]s$/.test(typed) || !isKnownWord(stem)) return null;
+  const [fix] = memo(mirror, `corrections:${typed}`, () => correctWords(mirror, typed));
+  return fix && fix !== stem && (wordCost(fix) ?? Infinity) < (wordCost(stem) ?? Infinity) ? null : stem;
 }
 
 /** The word a concept stands for: the correction of a misspelt word ("resturant" -> restaurant), else the word. */

@@ -192,6 +192,10 @@ describe("intent phrases", () => {
     // A corrected word weighs as the word meant, and its meanings are looked up.
     const restaurant = conceptImportance(["children", "clothing", "jewelry", "restaurant"])[3];
     assert.equal(concepts[3]?.importance, restaurant);
+    // Not a possessive when a commoner word is one slip away: "painings" are paintings, not paining's.
+    const [paintings] = await analyzeWords(getVocabularyMirrorForTests(["painting", "pain"]), ["painings"], noMeaning);
+    assert.equal(paintings?.word, "paintings", "no name holds paintings: searched as if typed");
+    assert.ok(paintings?.terms.has("painting"));
   });
 
   it("corrects an unexplained piece of a split word on its own, only in a query of words", async () => {
