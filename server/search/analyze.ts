@@ -1,5 +1,5 @@
 import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
-import { isKnownWord, normalizeText, segmentWord, wordCost } from "./text";
+import { isKnownWord, normalizeText, oneEditVariants, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
 import { logError } from "@/server/log";
@@ -264,6 +264,31 @@ function segmentQueryWord(mirror: Mirror, word: string): string[] {
   return known * 2 >= word.length ? pieces : [word];
 }
 
+/** Runs of two words with one slip are read as the words (slippedRun); TUNE_SLIPPED_RUNS=0 leaves them as typed (the benchmark's before). */
+const SLIPPED_RUNS = tune("SLIPPED_RUNS", 1);
+/** A run this long may be two words typed together with one slip. */
+const SLIPPED_RUN_MIN = 9;
+/** Each word of such a run has at least this many letters: short pieces fit too many slips. */
+const SLIPPED_PIECE_MIN = 4;
+
+/**
+ * The two words a run with one slip was meant as ("cyberseucrity" -> cyber security): among the
+ * strings one edit away, those that split into exactly two real words of SLIPPED_PIECE_MIN letters
+ * or more, the commonest pair; null when none does.
+ */
+function slippedRun(mirror: Mirror, word: string): string[] | null {
+  if (word.length < SLIPPED_RUN_MIN || !/^[a-z]+$/.test(word)) return null;
+  let best: { pieces: string[]; cost: number } | null = null;
+  for (const variant of oneEditVariants(word)) {
+    if (variant.includes("-")) continue;
+    const pieces = segmentWord(variant);
+    if (pieces.length !== 2 || !pieces.every((p) => p.length >= SLIPPED_PIECE_MIN && (isKnownWord(p) || mirror.words.has(p)))) continue;
+    const cost = pieces.reduce((sum, p) => sum + (wordCost(p) ?? 20), 0);
+    if (!best || cost < best.cost) best = { pieces, cost };
+  }
+  return best?.pieces ?? null;
+}
+
 function add(terms: Map<string, number>, term: string, weight: number) {
   if (!SAFE_TERM.test(term)) return;
   terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -331,6 +356,14 @@ export async function analyzeWords(
       // A common word no name holds ("jewlery" -> jewelry, "vegeterian" -> vegetarian) is searched as if
       // typed right: through its forms and meanings, which names do hold (jewel, vegan).
       push(corrected, null, null, alternative && mirror.words.has(alternative) ? alternative : null);
+      continue;
+    }
+    // Two words run together with one slip ("cyberseucrity", "telheealth"), when nothing else explains the run
+    // (in a query of words, a run that splits is corrected piece by piece below).
+    const piecewise = options.pieceSlips === true && split.length > 1;
+    const slipped = corrected || wholly || piecewise || SLIPPED_RUNS === 0 ? null : memo(mirror, `slipped:${word}`, () => slippedRun(mirror, word));
+    if (slipped) {
+      for (const piece of slipped) push(piece, null);
       continue;
     }
     const pieces = corrected ? [word] : split;

@@ -4,7 +4,7 @@ import type { Environment } from "@/db/schema";
 import { analyzeWords, embedInContext, subjectPhrase, tune, type Concept } from "./analyze";
 import { priceFit } from "./budget";
 import { getEmbedder } from "./embedder";
-import { isKnownWord, normalizeText } from "./text";
+import { isKnownWord, normalizeText, oneEditVariants } from "./text";
 import { getPhrases, labelSimilarity, nearestLabels, similarityStats, type NearLabel } from "./phrases";
 import { editDistance, getVocabulary } from "./vocabulary";
 
@@ -391,25 +391,6 @@ function legSql(leg: Leg, q: EngineQuery, concepts: Concept[], environment: Envi
 
 /** Labels up to this long are looked up one edit away (a variant list of about 28 per letter). */
 const ONE_EDIT_MAX_LENGTH = 14;
-const LABEL_LETTERS = "abcdefghijklmnopqrstuvwxyz";
-
-/** Every string one edit (deletion, transposition, substitution, insertion of a letter or hyphen) from `s`. */
-export function oneEditVariants(s: string): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i <= s.length; i++) {
-    const [head, tail] = [s.slice(0, i), s.slice(i)];
-    if (tail) out.add(head + tail.slice(1));
-    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
-    for (const letter of LABEL_LETTERS) {
-      if (tail && letter !== tail[0]) out.add(head + letter + tail.slice(1));
-      out.add(head + letter + tail);
-    }
-    if (i > 0 && i < s.length) out.add(`${head}-${tail}`);
-  }
-  out.delete(s);
-  return [...out].filter((v) => v.length > 0 && !v.startsWith("-") && !v.endsWith("-"));
-}
-
 /** Reciprocal rank fusion: sum over legs of 1 / (k + rank). */
 export function fuse(legs: Candidate[][], k = RRF_K): Map<string, { candidate: Candidate; rrf: number }> {
   const fused = new Map<string, { candidate: Candidate; rrf: number }>();

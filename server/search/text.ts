@@ -161,3 +161,22 @@ export function segmentWord(word: string): string[] {
 export function labelTokens(label: string): string[] {
   return [...new Set(splitWords(label).flatMap(segmentWord))];
 }
+
+const LABEL_LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** Every string one edit (deletion, transposition, substitution, insertion of a letter or hyphen) from `s`. */
+export function oneEditVariants(s: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= s.length; i++) {
+    const [head, tail] = [s.slice(0, i), s.slice(i)];
+    if (tail) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of LABEL_LETTERS) {
+      if (tail && letter !== tail[0]) out.add(head + letter + tail.slice(1));
+      out.add(head + letter + tail);
+    }
+    if (i > 0 && i < s.length) out.add(`${head}-${tail}`);
+  }
+  out.delete(s);
+  return [...out].filter((v) => v.length > 0 && !v.startsWith("-") && !v.endsWith("-"));
+}

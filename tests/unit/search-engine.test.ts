@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { extractBudget, priceFit } from "@/server/search/budget";
-import { fuse, oneEditVariants, scoreCandidate, type Candidate } from "@/server/search/engine";
+import { fuse, scoreCandidate, type Candidate } from "@/server/search/engine";
 import { analyzeWords, type Concept } from "@/server/search/analyze";
-import { labelTokens, normalizeText, segmentWord, splitWords } from "@/server/search/text";
+import { labelTokens, normalizeText, oneEditVariants, segmentWord, splitWords } from "@/server/search/text";
 import { unit } from "@/server/search/embedder";
 import { correctWord, correctWords, editDistance, getVocabularyMirrorForTests, nearestWords, nearestWordsExact, wordsWithPrefix } from "@/server/search/vocabulary";
 

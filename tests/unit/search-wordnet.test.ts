@@ -207,6 +207,15 @@ describe("intent phrases", () => {
     assert.equal(name[1]?.corrected, null, "a name typed keeps its pieces as typed");
   });
 
+  it("reads a run of two words with one slip as the two words, when nothing else explains it", async () => {
+    const mirror = getVocabularyMirrorForTests(["cyber", "security", "health", "startup"]);
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const words = async (...typed: string[]) => (await analyzeWords(mirror, typed, noMeaning)).map((c) => c.word);
+    assert.deepEqual(await words("cyberseucrity"), ["cyber", "security"], "a swap across the words");
+    assert.deepEqual(await words("telheealth", "startup"), ["tele", "health", "startup"]);
+    assert.deepEqual(await words("zorvialux"), ["zorvialux"], "a brandable stays whole");
+  });
+
   it("gives framing words no slips or meanings, and requires only the subject", async () => {
     const mirror = getVocabularyMirrorForTests(["dog", "groom", "mind", "books"]);
     const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
