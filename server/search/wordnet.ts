@@ -328,10 +328,17 @@ function partOf(wn: WordNet, synset: number): number {
   return synset < verbStart ? NOUN : synset < adjectiveStart ? VERB : synset < adverbStart ? ADJECTIVE : ADVERB;
 }
 
+/** A sense in one of `parts` (bits, see NOUN). */
+const inParts = (wn: WordNet, sense: Sense, parts: number) => (partOf(wn, sense.synset) & parts) !== 0;
+
+/** The lemmas a word is read as, with the parts of speech each may be: the word itself when WordNet has it, else its base forms. */
+function formsOf(wn: WordNet, word: string): { lemma: string; parts: number }[] {
+  return wn.lemmas.has(word) ? [{ lemma: word, parts: ANY_PART }] : baseForms(word);
+}
+
 /** The senses of the lemmas a word may come from, in the parts of speech its ending allows. */
 function sensesOfForms(wn: WordNet, word: string): Sense[] {
-  if (wn.lemmas.has(word)) return sensesOf(wn, word);
-  return baseForms(word).flatMap((b) => sensesOf(wn, b.lemma).filter((s) => (partOf(wn, s.synset) & b.parts) !== 0));
+  return formsOf(wn, word).flatMap((f) => sensesOf(wn, f.lemma).filter((s) => inParts(wn, s, f.parts)));
 }
 
 export interface PartsOfSpeech {
@@ -360,10 +367,9 @@ const SIMILAR = SYMBOLS.indexOf("&");
 export function antonyms(word: string): Set<string> {
   const wn = load();
   const out = new Set<string>();
-  const lemmas = wn.lemmas.has(word) ? [{ lemma: word, parts: ANY_PART }] : baseForms(word);
-  for (const { lemma, parts } of lemmas) {
+  for (const { lemma, parts } of formsOf(wn, word)) {
     for (const sense of sensesOf(wn, lemma)) {
-      if ((partOf(wn, sense.synset) & parts) === 0) continue;
+      if (!inParts(wn, sense, parts)) continue;
       const position = synsetWords(wn, sense.synset).indexOf(lemma) + 1;
       for (const p of pointersOf(wn, sense.synset)) {
         if (p.symbol !== ANTONYM || (p.source !== 0 && p.source !== position)) continue;
@@ -425,7 +431,7 @@ const single = (w: string) => /^[a-z]+$/.test(w);
  */
 function weightedSenses(lemma: string, parts = ANY_PART): { sense: Sense; share: number }[] {
   const wn = load();
-  const list = sensesOf(wn, lemma).filter((s) => (partOf(wn, s.synset) & parts) !== 0);
+  const list = sensesOf(wn, lemma).filter((s) => inParts(wn, s, parts));
   if (list.length === 0) return [];
   // Rank order is by frequency within a part of speech; a pseudo-count decaying with rank orders the untagged.
   const scored = list.map((sense) => ({ sense, raw: sense.count + 1 / sense.rank }));
