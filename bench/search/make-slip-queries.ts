@@ -2,10 +2,10 @@
 // (never the held-out bench/search/eval set) with one slip each in their longest
 // word of five letters or more: a keyboard neighbour, a dropped, swapped or doubled
 // letter, never the first or last letter. Each query keeps its sets, and
-// `clean` holds it as written, so the cost of a slip reads side by side:
+// `clean` holds it as written: dev.ts runs both in one run and prints the slip's
+// cost as a ratio.
 //   npx tsx bench/search/make-slip-queries.ts
 //   DEV_QUERIES=bench/search/dev-queries-slips.json DEV_SIZE=100000 npx tsx bench/search/dev.ts
-//   DEV_QUERIES=bench/search/dev-queries-slips.json DEV_CLEAN=1 ...  (the same queries as written)
 // The slips come from a seeded generator that knows nothing of the engine's word lists.
 // Queries already misspelt (the misspelt-intent stratum) are left out.
 import { readFileSync, writeFileSync } from "node:fs";
