@@ -30,12 +30,13 @@ interface DevQuery {
 const { size, adminUrl, dbName, dbUrl, corpus, truth } = devCorpus(50_000);
 // DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata);
 // dev-queries-3.json and dev-queries-4.json (the fourth, written before the engine ran on it: a check that a change generalises).
-// dev-queries-slips.json: their queries with one slip each (make-slip-queries.ts). A query that holds `clean`, as
-// written, runs both ways in the same run, as two strata, and the slip's cost is printed as a ratio.
+// dev-queries-slips.json: their queries with one slip each (make-slip-queries.ts); dev-queries-framed.json: in the
+// words people wrap around a request (make-framed-queries.ts). A query that holds `clean`, as written, runs both
+// ways in the same run, as two strata (the varied one named by its `stratum`), and the variation's cost is printed
+// as a ratio.
 const AS_WRITTEN = "as written";
-const ONE_SLIP = "one slip";
 const queries = (JSON.parse(readFileSync(process.env.DEV_QUERIES ?? new URL("./dev-queries.json", import.meta.url), "utf8")) as (DevQuery & { clean?: string })[]).flatMap((q) =>
-  q.clean ? [{ ...q, q: q.clean, stratum: AS_WRITTEN }, { ...q, stratum: ONE_SLIP }] : [q],
+  q.clean ? [{ ...q, q: q.clean, stratum: AS_WRITTEN }, { ...q, stratum: q.stratum ?? "varied" }] : [q],
 );
 
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -106,9 +107,10 @@ const pct = (list: number[], x: number) => [...list].sort((a, b) => a - b)[Math.
 const p = (x: number) => pct(times, x);
 if (process.env.DEV_VERBOSE) console.log(lines.join("\n"));
 if (strata.size > 1) for (const [name, s] of strata) console.log(`  ${name.padEnd(16)} ${String(s.n).padStart(3)}  success@5 ${(s.ok / s.n).toFixed(2)}  nDCG@5 ${(s.ndcg / s.n).toFixed(3)}`);
-const [written, slipped] = [strata.get(AS_WRITTEN), strata.get(ONE_SLIP)];
-if (written && slipped) {
-  console.log(`  one slip / as written: nDCG@5 ${(slipped.ndcg / written.ndcg).toFixed(3)}, success@5 ${(slipped.ok / written.ok).toFixed(3)}`);
+const written = strata.get(AS_WRITTEN);
+for (const [name, varied] of written ? strata : []) {
+  if (name === AS_WRITTEN || !written) continue;
+  console.log(`  ${name} / as written: nDCG@5 ${(varied.ndcg / written.ndcg).toFixed(3)}, success@5 ${(varied.ok / written.ok).toFixed(3)}`);
 }
 console.log(`${queries.length} dev queries on ${size} names (${reachable} with an answer in the corpus): success@5 ${(success / queries.length).toFixed(3)} (${success}), nDCG@5 ${(ndcgSum / queries.length).toFixed(3)}; latency first time p50 ${p(0.5)} p95 ${p(0.95)} max ${p(1)} ms, again p50 ${pct(warm, 0.5)} p95 ${pct(warm, 0.95)} max ${pct(warm, 1)} ms`);
 await client.end();

@@ -56,6 +56,9 @@ export const FRAMING_WORDS = new Set([
   "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
   "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "some", "any", "really", "just",
   "from", "into", "at", "by", "that", "this", "these", "those", "is", "are", "be", "can", "will", "would", "should", "could", "do",
+  // A request put to a search box or an agent ("can you suggest a domain for ...", "searching for domains about ...").
+  "you", "please", "suggest", "suggests", "suggestion", "suggestions", "recommend", "recommendation", "recommendations", "search",
+  "searching", "available", "naming",
   // How the name should sound rather than what it is about ("a catchy name for a fitness app", "premium domain for a law firm").
   "catchy", "brandable", "memorable", "premium", "punchy", "snappy", "sounding", "sounds", "short", "shorter", "word", "letter",
   "letters", "unique", "creative", "professional", "trustworthy", "trusted", "playful", "quirky", "sleek", "classy", "modern",

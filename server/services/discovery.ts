@@ -6,6 +6,7 @@ import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
+import { FRAMING_WORDS } from "@/server/search/analyze";
 import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
@@ -134,13 +135,28 @@ export function parseSearchQuery(q: string): ParsedQuery {
   }
   const all = [...new Set(wordSource.flatMap(splitWords).map((w) => w.slice(0, MAX_WORD_LENGTH)))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
-  const words = (meaningful.length > 0 ? meaningful : all).slice(0, MAX_WORDS);
+  const words = capWords(meaningful.length > 0 ? meaningful : all);
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);
   if (!exactName && tld && compact) exactName = tryNormalize(`${compact}.${tld}`);
   const text = [...wordSource, ...(tld && !exactName ? [`.${tld}`] : [])].join(" ");
   const fillers = meaningful.length > 0 ? all.filter((w) => STOP_WORDS.has(w)).slice(0, MAX_WORDS) : [];
   const phrase = fillers.length > 0 ? all.join("").slice(0, MAX_WORD_LENGTH) : compact;
   return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase };
+}
+
+/**
+ * At most MAX_WORDS words. A long request puts its framing first and its subject last
+ * ("can you find me a domain for a shop selling second hand books"), so the framing
+ * words (FRAMING_WORDS) go first, from the front, before any word is cut from the end.
+ */
+function capWords(words: string[]): string[] {
+  let toDrop = words.length - MAX_WORDS;
+  const kept: string[] = [];
+  for (const word of words) {
+    if (toDrop > 0 && FRAMING_WORDS.has(word)) toDrop--;
+    else kept.push(word);
+  }
+  return kept.slice(0, MAX_WORDS);
 }
 
 function tryNormalize(name: string): string | null {

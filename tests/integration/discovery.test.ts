@@ -484,5 +484,17 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("the").fillers, [], "a query of fillers alone searches for them");
       assert.deepEqual(parseSearchQuery("!!!").words, []);
     });
+
+    it("keeps the subject of a long request: framing words go before any word is cut", () => {
+      // Nine words once fillers are out; the cap is eight. Cutting from the end lost "books".
+      assert.deepEqual(parseSearchQuery("can you find me a domain for a shop selling second hand books?").words, [
+        "you", "find", "me", "shop", "selling", "second", "hand", "books",
+      ]);
+      assert.deepEqual(parseSearchQuery("help me name my business, somewhere to buy old vinyl records").words, [
+        "me", "my", "business", "somewhere", "buy", "old", "vinyl", "records",
+      ]);
+      const subjects = "alpha bravo charlie delta echo foxtrot golf hotel india juliet";
+      assert.deepEqual(parseSearchQuery(subjects).words, subjects.split(" ").slice(0, 8), "no framing to drop: the first eight");
+    });
   });
 });

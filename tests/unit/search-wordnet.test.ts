@@ -153,6 +153,10 @@ describe("intent phrases", () => {
     // Alone, or only with each other, framing words are the subject: an app studio, a book shop.
     assert.deepEqual(conceptImportance(["book", "shop"]).map((i) => i > FRAMING_IMPORTANCE), [true, true]);
     assert.ok((conceptImportance(["app"])[0] ?? 0) > FRAMING_IMPORTANCE);
+    // A request to an agent frames too: "can you suggest a domain for houseplants", "searching for domains about ...".
+    const [suggest, searching, houseplants] = conceptImportance(["suggest", "searching", "houseplants"]);
+    assert.deepEqual([suggest, searching], [FRAMING_IMPORTANCE, FRAMING_IMPORTANCE]);
+    assert.equal(houseplants, 1);
   });
 
   it("weighs a quality below the subject it describes, but not a word that names a subject", () => {
