@@ -103,6 +103,15 @@ function splitWords(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u).filter(Boolean);
 }
 
+/**
+ * The words of one token. An apostrophe joins rather than splits ("women's" -> womens, read as the
+ * possessive it is; "kids'" -> kids), and so does the hyphen after a lone letter ("e-bike" -> ebike,
+ * "t-shirts" -> tshirts): split there, a word of one letter would weigh as a subject of its own.
+ */
+function wordsOf(token: string): string[] {
+  return splitWords(token.replace(/(?<=\p{L})['’](?=\p{L}|$)/gu, "").replace(/(?<![\p{L}\p{N}])(\p{L})-(?=\p{L}{2})/gu, "$1"));
+}
+
 /** Removes a URL scheme, credentials, `www.`, a port, a path, a query and a fragment from one token. */
 function stripUrl(token: string): string {
   let t = token.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
@@ -111,7 +120,8 @@ function stripUrl(token: string): string {
 }
 
 export function parseSearchQuery(q: string): ParsedQuery {
-  const tokens = q.toLowerCase().trim().split(/[\s,;]+/).map(stripUrl).filter(Boolean);
+  // "24/7" is a number of a name (247plumber), not a host and a path.
+  const tokens = q.toLowerCase().trim().split(/[\s,;]+/).map((t) => (/^\d{1,2}\/\d{1,2}$/.test(t) ? t.replace("/", "") : stripUrl(t))).filter(Boolean);
   let tld: string | null = null;
   let exactName: string | null = null;
   const wordSource: string[] = [];
@@ -133,7 +143,7 @@ export function parseSearchQuery(q: string): ParsedQuery {
     }
     wordSource.push(token);
   }
-  const all = [...new Set(wordSource.flatMap(splitWords).map((w) => w.slice(0, MAX_WORD_LENGTH)))];
+  const all = [...new Set(wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH)))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
   const words = capWords(meaningful.length > 0 ? meaningful : all);
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);

@@ -485,6 +485,19 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("!!!").words, []);
     });
 
+    it("joins at an apostrophe and after a lone letter's hyphen, and reads 24/7 as a number", () => {
+      const words = (q: string) => parseSearchQuery(q).words;
+      assert.deepEqual(words("women's clothing"), ["womens", "clothing"], "no word 's' of its own");
+      assert.deepEqual(words("women\u2019s clothing"), ["womens", "clothing"], "a typographic apostrophe too");
+      assert.deepEqual(words("kids' toys"), ["kids", "toys"]);
+      assert.deepEqual(words("t-shirts printing"), ["tshirts", "printing"]);
+      assert.deepEqual(words("e-bike shop"), ["ebike", "shop"]);
+      assert.deepEqual(words("rock-climbing gym"), ["rock", "climbing", "gym"], "a hyphen between words still splits");
+      assert.deepEqual(words("24/7 plumber"), ["247", "plumber"]);
+      assert.equal(parseSearchQuery("https://www.e-bike.com/path").exactName, "e-bike.com", "a name typed keeps its hyphen");
+      assert.equal(parseSearchQuery("example.com/24/7").exactName, "example.com");
+    });
+
     it("keeps the subject of a long request: framing words go before any word is cut", () => {
       // Nine words once fillers are out; the cap is eight. Cutting from the end lost "books".
       assert.deepEqual(parseSearchQuery("can you find me a domain for a shop selling second hand books?").words, [
