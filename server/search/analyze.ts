@@ -1,7 +1,7 @@
 import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, oneEditVariants, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -292,6 +292,22 @@ function slippedRun(mirror: Mirror, word: string): string[] | null {
   return best?.pieces ?? null;
 }
 
+/** A word spelt another way counts as the word (otherSpellings); TUNE_OTHER_SPELLINGS=0 leaves it out (the benchmark's before). */
+const OTHER_SPELLINGS = tune("OTHER_SPELLINGS", 1);
+
+/** From this many letters, another spelling may be two edits away. */
+const OTHER_SPELLING_LONG = 7;
+/**
+ * The same word spelt another way ("neighbourhood" -> neighborhood, "pyjamas" -> pajamas, "colours" -> colors):
+ * a lemma WordNet puts beside the word in every sense, one edit away (two from OTHER_SPELLING_LONG letters:
+ * jewellery, catalogue), with the same first letter. A short word two edits away is another word (pond, pool).
+ */
+function otherSpellings(word: string): string[] {
+  if (OTHER_SPELLINGS === 0 || word.length < 4) return [];
+  const max = word.length >= OTHER_SPELLING_LONG ? 2 : 1;
+  return synonymsInEverySense(word).filter((v) => v[0] === word[0] && editDistance(word, v, max) <= max);
+}
+
 function add(terms: Map<string, number>, term: string, weight: number) {
   if (!SAFE_TERM.test(term)) return;
   terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -323,6 +339,7 @@ export async function analyzeWords(
     if (alternative) add(terms, alternative, CORRECTION_WEIGHT);
     if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
     else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
+    for (const other of memo(mirror, `spellings:${word}`, () => otherSpellings(word))) if (mirror.words.has(other)) add(terms, other, INFLECTION_WEIGHT);
     const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
     const concept: Concept = { word, terms, semantic: new Map(), corrected, prefixed };
     if (slip) slips.set(concept, slip);
@@ -334,6 +351,13 @@ export async function analyzeWords(
     const word = possessiveOf(mirror, typed) ?? typed;
     if (mirror.words.has(word)) {
       push(word, null);
+      continue;
+    }
+    // The same word spelt another way, held by names, is searched as if typed that way: its meaning is
+    // then the listed word's ("neighbourhood" finds neighborhood names, not vicinity ones).
+    const spelt = memo(mirror, `spellings:${word}`, () => otherSpellings(word)).find((other) => mirror.words.has(other));
+    if (spelt) {
+      push(spelt, null);
       continue;
     }
     if (isKnownWord(word)) {

@@ -341,6 +341,30 @@ function sensesOfForms(wn: WordNet, word: string): Sense[] {
   return formsOf(wn, word).flatMap((f) => sensesOf(wn, f.lemma).filter((s) => inParts(wn, s, f.parts)));
 }
 
+/**
+ * The lemmas that stand beside the word in every one of its senses: the same word,
+ * mostly spelt another way ("neighbourhood" -> neighborhood, "pyjamas" -> pajamas,
+ * "theatre" -> theater), or a true synonym. An inflected word is read through its base
+ * form and inflected back the same way ("colours" -> colour -> colors). Empty when
+ * WordNet lacks the word or no lemma shares all its senses.
+ */
+export function synonymsInEverySense(word: string): string[] {
+  const wn = load();
+  for (const { lemma } of formsOf(wn, word)) {
+    if (!word.startsWith(lemma)) continue;
+    const senses = sensesOf(wn, lemma);
+    if (senses.length === 0) continue;
+    let shared: string[] | null = null;
+    for (const sense of senses) {
+      const words = synsetWords(wn, sense.synset);
+      shared = shared ? shared.filter((w) => words.includes(w)) : words.filter((w) => w !== lemma && single(w));
+    }
+    const ending = word.slice(lemma.length);
+    if (shared && shared.length > 0) return shared.map((w) => w + ending);
+  }
+  return [];
+}
+
 export interface PartsOfSpeech {
   noun: number;
   verb: number;

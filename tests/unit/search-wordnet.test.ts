@@ -4,7 +4,7 @@ import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE,
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
 import { commonWordsOfLength } from "@/server/search/text";
 import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, wordnetStats } from "@/server/search/wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense, wordnetStats } from "@/server/search/wordnet";
 
 // WordNet as a source of query expansion, and the framing words of intent
 // phrases ("somewhere to book a dog groomer").
@@ -200,6 +200,22 @@ describe("intent phrases", () => {
     const [paintings] = await analyzeWords(getVocabularyMirrorForTests(["painting", "pain"]), ["painings"], noMeaning);
     assert.equal(paintings?.word, "paintings", "no name holds paintings: searched as if typed");
     assert.ok(paintings?.terms.has("painting"));
+  });
+
+  it("reads the same word spelt another way as the spelling names hold", async () => {
+    assert.deepEqual(synonymsInEverySense("neighbourhood"), ["neighborhood"]);
+    assert.deepEqual(synonymsInEverySense("colours"), ["colors"], "inflected back as typed");
+    assert.deepEqual(synonymsInEverySense("dog"), [], "no lemma in every sense of dog");
+    assert.ok(synonymsInEverySense("lawyer").includes("attorney"), "a true synonym too; the engine keeps only near spellings");
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const mirror = getVocabularyMirrorForTests(["neighborhood", "vet", "colour", "color", "attorney"]);
+    const [neighbourhood, vet] = await analyzeWords(mirror, ["neighbourhood", "vet"], noMeaning);
+    assert.equal(neighbourhood?.word, "neighborhood", "searched as if typed the way names spell it");
+    assert.equal(vet?.word, "vet");
+    const [color] = await analyzeWords(mirror, ["color"], noMeaning);
+    assert.equal(color?.terms.get("colour"), 0.95, "both spellings listed: the other one counts as an inflection");
+    const [lawyer] = await analyzeWords(mirror, ["lawyer"], noMeaning);
+    assert.equal(lawyer?.word, "lawyer", "a synonym spelt differently is not the same word");
   });
 
   it("corrects an unexplained piece of a split word on its own, only in a query of words", async () => {
