@@ -6,9 +6,11 @@
 //   BENCH_SIZE=1000000 npx tsx bench/search/run.ts
 //   BENCH_QUERIES=a.json,b.json                 other query files instead
 //   BENCH_VERBOSE=1                             weak hybrid answers, slowest queries
+//   BENCH_SCORES=a.jsonl                        hybrid's nDCG@5 and names per query, to compare two runs
 // Needs a PostgreSQL server (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres):
 // creates the scratch database search_bench_<size>, drops it at the end (BENCH_KEEP=1 keeps it;
 // BENCH_REUSE=1 then measures a kept database again, after migrating it, without reloading).
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadJudgements, loadQueries, scoreAnswer, type EvalQuery, type QueryScore } from "./eval";
@@ -43,6 +45,8 @@ type Sums = { ndcg: number; success1: number; success5: number; zero: number; n:
 const results: Record<string, Map<string, Sums>> = {};
 const answeredUnscorable: Record<string, number> = {};
 const weak: string[] = [];
+/** BENCH_SCORES=file.jsonl: hybrid's score and names for every query, one JSON line each, to compare two runs query by query. */
+const scores: string[] = [];
 for (const [method, run] of Object.entries(bench.methods)) {
   const per = new Map<string, Sums>();
   for (const q of queries) {
@@ -60,6 +64,7 @@ for (const [method, run] of Object.entries(bench.methods)) {
       m.ndcg += score.ndcg; m.success1 += score.success1; m.success5 += score.success5; m.zero += score.zero; m.n++;
       per.set(key, m);
     }
+    if (method === "hybrid") scores.push(JSON.stringify({ id: q.id, stratum: q.stratum, q: q.q, ndcg: Number(score.ndcg.toFixed(3)), names }));
     if (method === "hybrid" && score.ndcg < 0.5 && process.env.BENCH_VERBOSE) {
       const shown = names.map((n) => `${n}(${truth.grades(q, [n], judgements)[0]})`).join(", ") || "(nothing)";
       weak.push(`  ${q.id} ${q.stratum} "${q.q}" nDCG ${score.ndcg.toFixed(2)} ideal [${ideal.join("")}] -> ${shown}`);
@@ -67,6 +72,7 @@ for (const [method, run] of Object.entries(bench.methods)) {
   }
   results[method] = per;
 }
+if (process.env.BENCH_SCORES) writeFileSync(process.env.BENCH_SCORES, `${scores.join("\n")}\n`);
 
 /** Per query text, its times in the one-client run: the slowest are printed with BENCH_VERBOSE. */
 const perQuery = new Map<string, number[]>();
