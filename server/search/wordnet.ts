@@ -296,13 +296,20 @@ const PARTS = [NOUN, VERB, ADJECTIVE, ADVERB];
  * makes a noun or a verb ("nappies" -> nappy the diaper, not nappy the frizzy),
  * an -ed ending a verb ("foraged" -> forage the search for food, not the fodder),
  * an -ing ending a verb or the activity it names (a hike, a box: noun senses keep
- * their weight among the verb's); the word as typed may be any.
+ * their weight among the verb's); the word as typed may be any. An ending's
+ * lemma must have a sense in those parts and three letters ("news" is not new,
+ * "used" not us), and a word that is a verb itself is no -ed form ("seed", "bed",
+ * "feed" are not see, be, fee).
  */
 export function baseForms(word: string): { lemma: string; agent: boolean; parts: number }[] {
-  const { lemmas } = load();
+  const wn = load();
+  const { lemmas } = wn;
   const out: { lemma: string; agent: boolean; parts: number }[] = [];
+  const hasPart = (lemma: string, parts: number) => sensesOf(wn, lemma).some((sense) => inParts(wn, sense, parts));
+  const verbItself = hasPart(word, VERB);
   const push = (lemma: string, parts: number, agent = false) => {
     if (lemma.length < 2 || !lemmas.has(lemma)) return;
+    if (lemma !== word && (lemma.length < 3 || !hasPart(lemma, parts) || (parts === VERB && verbItself))) return;
     const had = out.find((o) => o.lemma === lemma);
     if (had) had.parts |= parts;
     else out.push({ lemma, agent, parts });

@@ -37,6 +37,14 @@ describe("wordnet", () => {
     assert.ok(baseForms("shoes").some((b) => b.lemma === "shoe"));
     assert.deepEqual(baseForms("groomer").map((b) => [b.lemma, b.agent]), [["groom", true]], "groomer is not in WordNet");
     assert.deepEqual(baseForms("zqxkw"), []);
+    // An ending's lemma has a sense the ending allows and three letters; a verb is no -ed form of another.
+    const lemmas = (word: string) => baseForms(word).map((b) => b.lemma);
+    assert.deepEqual(lemmas("bed"), ["bed"], "not be");
+    assert.deepEqual(lemmas("seed"), ["seed"], "not see, se");
+    assert.deepEqual(lemmas("news"), ["news"], "new is no noun or verb");
+    assert.deepEqual(lemmas("used"), ["used", "use"], "not us");
+    assert.deepEqual(lemmas("ais"), [], "not ai: two letters");
+    assert.deepEqual(lemmas("married"), ["married", "marry"]);
   });
 
   it("reads an inflected word only in the parts of speech its ending allows", () => {
