@@ -112,6 +112,8 @@ function typedCost(word: string): number | undefined {
   return singular.length > 0 ? Math.min(own ?? Infinity, ...singular) : own;
 }
 
+/** TUNE_LONE_LETTER_FRAMES=0: a lone letter weighs by rarity, as a word (the benchmark's before). */
+const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
   const framing = words.map((w) => FRAMING_WORDS.has(w));
@@ -129,6 +131,8 @@ export function conceptImportance(words: string[]): number[] {
   const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && nouns.some((i) => i < last) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
+    // A lone letter beside words ("3d printing" -> 3 d printing, "b2b saas") qualifies them; it names no subject.
+    if (LONE_LETTER_FRAMES && /^\p{L}$/u.test(w) && words.some((o) => o.length > 1 && /\p{L}/u.test(o))) return FRAMING_IMPORTANCE;
     const cost = typedCost(w);
     // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;

@@ -165,6 +165,11 @@ describe("intent phrases", () => {
     const [suggest, searching, houseplants] = conceptImportance(["suggest", "searching", "houseplants"]);
     assert.deepEqual([suggest, searching], [FRAMING_IMPORTANCE, FRAMING_IMPORTANCE]);
     assert.equal(houseplants, 1);
+    // A lone letter beside words qualifies them ("3d printing" is read 3 d printing): 3d names without printing were first.
+    const [three, d, printing] = conceptImportance(["3", "d", "printing"]);
+    assert.equal(d, FRAMING_IMPORTANCE);
+    assert.ok((printing ?? 0) > (three ?? 0) && (three ?? 0) > FRAMING_IMPORTANCE);
+    assert.ok((conceptImportance(["x"])[0] ?? 0) > FRAMING_IMPORTANCE, "alone, a letter is what was asked for");
   });
 
   it("weighs a quality below the subject it describes, but not a word that names a subject", () => {
