@@ -341,8 +341,11 @@ export async function analyzeWords(
     add(terms, word, 1);
     if (corrected) add(terms, corrected, CORRECTION_WEIGHT);
     if (alternative) add(terms, alternative, CORRECTION_WEIGHT);
-    if (word.length >= 4 && word.endsWith("s")) add(terms, word.slice(0, -1), INFLECTION_WEIGHT);
-    else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
+    if (word.length >= 4 && word.endsWith("s")) {
+      // A plural's singular; not when WordNet has the word and no such base form ("news" is not new, "paris" not pari).
+      const singular = word.slice(0, -1);
+      if (!word.endsWith("ss") && (!hasLemma(word) || baseForms(word).some((b) => b.lemma === singular))) add(terms, singular, INFLECTION_WEIGHT);
+    } else if (word.length >= 3) add(terms, `${word}s`, INFLECTION_WEIGHT);
     for (const other of memo(mirror, `spellings:${word}`, () => otherSpellings(word))) if (mirror.words.has(other)) add(terms, other, INFLECTION_WEIGHT);
     const prefixed = word.length >= 3 ? wordsWithPrefix(mirror, word, PREFIXED_WORDS).filter((w) => !terms.has(w)) : [];
     const concept: Concept = { word, terms, semantic: new Map(), corrected, prefixed };

@@ -229,6 +229,12 @@ describe("intent phrases", () => {
     assert.equal(color?.terms.get("colour"), 0.95, "both spellings listed: the other one counts as an inflection");
     const [lawyer] = await analyzeWords(mirror, ["lawyer"], noMeaning);
     assert.equal(lawyer?.word, "lawyer", "a synonym spelt differently is not the same word");
+    // A word ending in s is a plural only where WordNet reads it so.
+    const listed = getVocabularyMirrorForTests(["new", "news", "dog", "dogs", "sale", "sales", "pari", "paris"]);
+    const [news, dogs, sales, paris] = await analyzeWords(listed, ["news", "dogs", "sales", "paris"], noMeaning, { relatives: false });
+    assert.ok(!news?.terms.has("new") && !paris?.terms.has("pari"));
+    assert.equal(dogs?.terms.get("dog"), 0.95);
+    assert.equal(sales?.terms.get("sale"), 0.95);
   });
 
   it("corrects an unexplained piece of a split word on its own, only in a query of words", async () => {
