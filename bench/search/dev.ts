@@ -17,13 +17,9 @@ import { ALL_LEGS, type Leg } from "@/server/search/engine";
 import { runQuery, searchDomains } from "@/server/services/discovery";
 import { loadCorpus } from "./corpus";
 import { devCorpus } from "./dev-corpus";
+import type { DevQuery } from "./dev-sets";
 import { coversSet } from "./eval";
 
-interface DevQuery {
-  q: string;
-  sets: string[][];
-  stratum?: string;
-}
 
 // DEV_DB=search_bench_100000 reads the benchmark's kept database (same corpus) instead.
 // DEV_SEED: a corpus of another seed than the benchmark's (BENCH_VOCAB=scowl picks the SCOWL vocabulary).

@@ -10,11 +10,10 @@
 // from the engine's list of framing words; queries that already say what they want
 // (a name, a domain, a site, a brand) are left out. A framing never names a TLD, since
 // the grades do not depend on the TLD asked for.
-import { readFileSync, writeFileSync } from "node:fs";
 import { mulberry32 } from "@/db/seed-data";
+import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
 
 const SEED = 2026_1129;
-const SETS = ["dev-queries.json", "dev-queries-2.json", "dev-queries-3.json", "dev-queries-4.json", "dev-queries-5.json", "dev-queries-6.json"];
 const FRAMINGS: ((q: string) => string)[] = [
   (q) => `domain for ${q}`,
   (q) => `domain name ideas for ${q}`,
@@ -35,23 +34,14 @@ const FRAMINGS: ((q: string) => string)[] = [
 ];
 const ALREADY_FRAMED = /\b(name|names|domain|domains|website|site|brand|called|url)\b/;
 
-interface DevQuery {
-  q: string;
-  stratum?: string;
-  sets: string[][];
-}
-
 const capital = (q: string) => q.charAt(0).toUpperCase() + q.slice(1);
 const rng = mulberry32(SEED);
 
 const out: (DevQuery & { clean: string })[] = [];
-for (const file of SETS) {
-  const queries = JSON.parse(readFileSync(new URL(`./${file}`, import.meta.url), "utf8")) as DevQuery[];
-  for (const query of queries) {
-    if (ALREADY_FRAMED.test(query.q)) continue;
-    const frame = FRAMINGS[Math.floor(rng() * FRAMINGS.length)] as (q: string) => string;
-    out.push({ q: frame(query.q), stratum: "framed", sets: query.sets, clean: query.q });
-  }
+for (const query of devQueries()) {
+  if (ALREADY_FRAMED.test(query.q)) continue;
+  const frame = FRAMINGS[Math.floor(rng() * FRAMINGS.length)] as (q: string) => string;
+  out.push({ q: frame(query.q), stratum: "framed", sets: query.sets, clean: query.q });
 }
-writeFileSync(new URL("./dev-queries-framed.json", import.meta.url), `[\n${out.map((q) => `  ${JSON.stringify(q)}`).join(",\n")}\n]\n`);
+writeVariedSet("dev-queries-framed.json", out);
 console.log(`${out.length} queries, each in a framing`);

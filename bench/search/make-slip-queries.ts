@@ -8,18 +8,11 @@
 //   DEV_QUERIES=bench/search/dev-queries-slips.json DEV_SIZE=100000 npx tsx bench/search/dev.ts
 // The slips come from a seeded generator that knows nothing of the engine's word lists.
 // Queries already misspelt (the misspelt-intent stratum) are left out.
-import { readFileSync, writeFileSync } from "node:fs";
 import { mulberry32 } from "@/db/seed-data";
+import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
 
 const SEED = 2026_1128;
-const SETS = ["dev-queries.json", "dev-queries-2.json", "dev-queries-3.json", "dev-queries-4.json", "dev-queries-5.json", "dev-queries-6.json"];
 const ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
-
-interface DevQuery {
-  q: string;
-  stratum?: string;
-  sets: string[][];
-}
 
 const rng = mulberry32(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
@@ -53,17 +46,14 @@ function slip(word: string): string {
 }
 
 const out: (DevQuery & { clean: string })[] = [];
-for (const file of SETS) {
-  const queries = JSON.parse(readFileSync(new URL(`./${file}`, import.meta.url), "utf8")) as DevQuery[];
-  for (const query of queries) {
-    if (query.stratum === "misspelt-intent") continue;
-    const words = query.q.split(" ");
-    const candidates = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5 && /^[a-z]+$/.test(w));
-    if (candidates.length === 0) continue;
-    const [word, at] = candidates.reduce((a, b) => (b[0].length > a[0].length ? b : a));
-    words[at] = slip(word);
-    out.push({ q: words.join(" "), stratum: "slip", sets: query.sets, clean: query.q });
-  }
+for (const query of devQueries()) {
+  if (query.stratum === "misspelt-intent") continue;
+  const words = query.q.split(" ");
+  const candidates = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5 && /^[a-z]+$/.test(w));
+  if (candidates.length === 0) continue;
+  const [word, at] = candidates.reduce((a, b) => (b[0].length > a[0].length ? b : a));
+  words[at] = slip(word);
+  out.push({ q: words.join(" "), stratum: "slip", sets: query.sets, clean: query.q });
 }
-writeFileSync(new URL("./dev-queries-slips.json", import.meta.url), `[\n${out.map((q) => `  ${JSON.stringify(q)}`).join(",\n")}\n]\n`);
+writeVariedSet("dev-queries-slips.json", out);
 console.log(`${out.length} queries with one slip each`);

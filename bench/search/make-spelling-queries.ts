@@ -8,9 +8,8 @@
 //   DEV_QUERIES=bench/search/dev-queries-spelling.json DEV_SIZE=100000 npx tsx bench/search/dev.ts
 // The pairs below were written for this file from the usual patterns (-our/-or, -re/-er,
 // -ise/-ize, doubled l, ae/oe), not taken from the engine's word lists or WordNet.
-import { readFileSync, writeFileSync } from "node:fs";
+import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
 
-const SETS = ["dev-queries.json", "dev-queries-2.json", "dev-queries-3.json", "dev-queries-4.json", "dev-queries-5.json", "dev-queries-6.json"];
 /** British, American. */
 const PAIRS: [string, string][] = [
   ["colour", "color"], ["colours", "colors"], ["colourful", "colorful"], ["flavour", "flavor"], ["flavours", "flavors"],
@@ -29,26 +28,16 @@ const PAIRS: [string, string][] = [
 ];
 const other = new Map<string, string>();
 for (const [british, american] of PAIRS) {
-  if (british === american) continue;
   other.set(british, american);
   other.set(american, british);
 }
 
-interface DevQuery {
-  q: string;
-  stratum?: string;
-  sets: string[][];
-}
-
 const out: (DevQuery & { clean: string })[] = [];
-for (const file of SETS) {
-  const queries = JSON.parse(readFileSync(new URL(`./${file}`, import.meta.url), "utf8")) as DevQuery[];
-  for (const query of queries) {
-    const words = query.q.split(" ");
-    const swapped = words.map((w) => other.get(w) ?? w);
-    if (swapped.every((w, i) => w === words[i])) continue;
-    out.push({ q: swapped.join(" "), stratum: "other spelling", sets: query.sets, clean: query.q });
-  }
+for (const query of devQueries()) {
+  const words = query.q.split(" ");
+  const swapped = words.map((w) => other.get(w) ?? w);
+  if (swapped.every((w, i) => w === words[i])) continue;
+  out.push({ q: swapped.join(" "), stratum: "other spelling", sets: query.sets, clean: query.q });
 }
-writeFileSync(new URL("./dev-queries-spelling.json", import.meta.url), `[\n${out.map((q) => `  ${JSON.stringify(q)}`).join(",\n")}\n]\n`);
+writeVariedSet("dev-queries-spelling.json", out);
 console.log(`${out.length} queries in the other spelling`);
