@@ -27,7 +27,9 @@ const { size, adminUrl, dbName, dbUrl, corpus, truth } = devCorpus(50_000);
 // DEV_QUERIES=bench/search/dev-queries-2.json: the second development set (two-concept intent, strata);
 // dev-queries-3.json and dev-queries-4.json (the fourth, written before the engine ran on it: a check that a change generalises).
 // dev-queries-slips.json: their queries with one slip each (make-slip-queries.ts); dev-queries-framed.json: in the
-// words people wrap around a request (make-framed-queries.ts). A query that holds `clean`, as written, runs both
+// words people wrap around a request (make-framed-queries.ts); dev-queries-spelling.json, -number.json and -wording.json:
+// in the other British/American spelling, with the last noun in the other number, with a word said another way
+// (make-spelling-, make-number-, make-wording-queries.ts). A query that holds `clean`, as written, runs both
 // ways in the same run, as two strata (the varied one named by its `stratum`), and the variation's cost is printed
 // as a ratio.
 const AS_WRITTEN = "as written";
