@@ -29,7 +29,8 @@ const { size, adminUrl, dbName, dbUrl, corpus, truth } = devCorpus(50_000);
 // dev-queries-slips.json: their queries with one slip each (make-slip-queries.ts); dev-queries-framed.json: in the
 // words people wrap around a request (make-framed-queries.ts); dev-queries-spelling.json, -number.json and -wording.json:
 // in the other British/American spelling, with the last noun in the other number, with a word said another way
-// (make-spelling-, make-number-, make-wording-queries.ts). A query that holds `clean`, as written, runs both
+// (make-spelling-, make-number-, make-wording-queries.ts); dev-queries-order.json: "a groomer for dogs" for "a dog groomer"
+// (make-order-queries.ts). A query that holds `clean`, as written, runs both
 // ways in the same run, as two strata (the varied one named by its `stratum`), and the variation's cost is printed
 // as a ratio.
 const AS_WRITTEN = "as written";

@@ -244,7 +244,7 @@ const SWAPPED_MIN = 5;
  * transposition before a letter dropped or added, before a wrong letter), then
  * to a word some name holds, then to the commoner. Up to two answers when the
  * best two are equally close both ways ("photograpy": photograph, photography),
- * best first; none for a known word.
+ * best first; none for a known word. A dropped leading e is the e- prefix ("esports" is sports).
  */
 export function correctWords(mirror: Mirror, word: string, { common = true }: { common?: boolean } = {}): string[] {
   if (word.length < 4 || mirror.words.has(word)) return [];
@@ -258,7 +258,9 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
     if (letters > 2 * allowed) return;
     const d = editDistance(word, candidate, allowed);
     if (d > allowed) return;
-    found.push({ word: candidate, distance: d + (candidate[0] === word[0] ? 0 : 0.5), letters, listed, cost: wordCost(candidate) ?? 99 });
+    // The e- prefix ("esports", "elearning", "ewaste") is the word after it, ahead of any other one-edit word ("escorts").
+    const ePrefix = E_PREFIX && word[0] === "e" && candidate === word.slice(1);
+    found.push({ word: candidate, distance: ePrefix ? 0.5 : d + (candidate[0] === word[0] ? 0 : 0.5), letters, listed, cost: wordCost(candidate) ?? 99 });
   };
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
@@ -272,6 +274,9 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   if (!best) return [];
   return second && second.distance === best.distance && second.letters === best.letters && second.word !== best.word ? [best.word, second.word] : [best.word];
 }
+
+/** TUNE_E_PREFIX=0: a dropped leading e is a changed first letter like any other (the benchmark's before). */
+const E_PREFIX = process.env.TUNE_E_PREFIX !== "0";
 
 /** Words shorter than this are corrected to the vocabulary only: a short brand is too often one edit from some word. */
 const CORRECT_TO_COMMON_MIN = 6;

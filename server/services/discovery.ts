@@ -8,6 +8,7 @@ import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
 import { FRAMING_WORDS } from "@/server/search/framing";
 import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
+import { baseForms, isCompound } from "@/server/search/wordnet";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
 
@@ -143,15 +144,47 @@ export function parseSearchQuery(q: string): ParsedQuery {
     }
     wordSource.push(token);
   }
-  const all = [...new Set(wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH)))];
+  const typed = wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH));
+  const all = [...new Set(headLast(typed))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
   const words = capWords(meaningful.length > 0 ? meaningful : all);
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);
   if (!exactName && tld && compact) exactName = tryNormalize(`${compact}.${tld}`);
   const text = [...wordSource, ...(tld && !exactName ? [`.${tld}`] : [])].join(" ");
   const fillers = meaningful.length > 0 ? all.filter((w) => STOP_WORDS.has(w)).slice(0, MAX_WORDS) : [];
-  const phrase = fillers.length > 0 ? all.join("").slice(0, MAX_WORD_LENGTH) : compact;
+  const phrase = fillers.length > 0 ? [...new Set(typed)].join("").slice(0, MAX_WORD_LENGTH) : compact;
   return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase };
+}
+
+/** Words that may open the phrase after "for" and are left out when it moves ("a groomer for my dogs"). */
+const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "his", "her", "their"]);
+/** The longest phrase after "for" that moves before its head ("a broker for home insurance"). */
+const FOR_PHRASE_WORDS = 3;
+/** TUNE_HEAD_LAST=0: "X for Y" keeps its order (the benchmark's before). */
+const HEAD_LAST = process.env.TUNE_HEAD_LAST !== "0";
+
+/**
+ * "a groomer for dogs" is a dog groomer, "broker for insurance" an insurance broker: the noun
+ * before "for" is the head, and the words after it say what it is for. English puts the head last
+ * in a compound, and the engine reads it there (the last subject word counts less, a name holding
+ * only the head answers the query less), as do names ("insurancebroker"). So the phrase after the
+ * last "for" moves before its head, when the head is a subject word (not "looking for", "name for")
+ * and the phrase is one to three words, none of them a stop or framing word after its determiners
+ * ("lessons for people who ...", "gifts for him" stay).
+ */
+function headLast(words: string[]): string[] {
+  if (!HEAD_LAST) return words;
+  const at = words.lastIndexOf("for");
+  const head = words[at - 1];
+  if (at < 1 || head === undefined || STOP_WORDS.has(head) || FRAMING_WORDS.has(head) || DETERMINERS.has(head)) return words;
+  let from = at + 1;
+  while (DETERMINERS.has(words[from] ?? "")) from++;
+  const phrase = words.slice(from);
+  if (phrase.length === 0 || phrase.length > FOR_PHRASE_WORDS || phrase.some((w) => STOP_WORDS.has(w) || FRAMING_WORDS.has(w) || DETERMINERS.has(w))) return words;
+  // A compound stays whole: "spare parts for cars" is car spare parts.
+  const before = words[at - 2];
+  const start = before !== undefined && [head, ...baseForms(head).map((b) => b.lemma)].some((h) => isCompound(before, h)) ? at - 2 : at - 1;
+  return [...words.slice(0, start), ...phrase, ...words.slice(start, at)];
 }
 
 /**

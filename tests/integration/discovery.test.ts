@@ -509,5 +509,16 @@ describe("discovery", () => {
       const subjects = "alpha bravo charlie delta echo foxtrot golf hotel india juliet";
       assert.deepEqual(parseSearchQuery(subjects).words, subjects.split(" ").slice(0, 8), "no framing to drop: the first eight");
     });
+
+    it("reads 'a groomer for dogs' as a dog groomer: the noun before 'for' is the head, put last", () => {
+      assert.deepEqual(parseSearchQuery("broker for insurance").words, ["insurance", "broker"]);
+      assert.deepEqual(parseSearchQuery("somewhere to book a groomer for my dogs").words, ["somewhere", "book", "dogs", "groomer"]);
+      assert.deepEqual(parseSearchQuery("spare parts for cars").words, ["cars", "spare", "parts"], "a compound stays whole");
+      assert.deepEqual(parseSearchQuery("insurance broker").compact, parseSearchQuery("broker for insurance").compact);
+      // Framing before "for", or a clause after it, keeps the order.
+      assert.deepEqual(parseSearchQuery("name for a car repair garage").words, ["car", "repair", "garage"]);
+      assert.deepEqual(parseSearchQuery("looking for shoes").words, ["looking", "shoes"]);
+      assert.deepEqual(parseSearchQuery("lessons for people who paint").words, ["lessons", "people", "who", "paint"]);
+    });
   });
 });

@@ -46,6 +46,7 @@ describe("spelling correction", () => {
     assert.deepEqual(correctWords(names, "jewlery"), ["jewelry"], "a transposition, to a word of the frequency list");
     assert.deepEqual(correctWords(names, "acounting"), ["accounting"], "counting drops the first letter: less likely");
     assert.deepEqual(correctWords(names, "busness"), ["business"], "a word some name holds");
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["escorts", "sports"]), "esports"), ["sports"], "the e- prefix, not a changed letter");
     assert.deepEqual(correctWords(names, "photograpy"), ["photography"], "a letter left out before a wrong one (photograph)");
     assert.deepEqual(correctWords(getVocabularyMirrorForTests(["store", "story"]), "stor").sort(), ["store", "story"], "equally close: both");
     assert.deepEqual(correctWords(names, "jewlery", { common: false }), [], "the vocabulary only");
