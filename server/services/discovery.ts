@@ -170,7 +170,7 @@ const HEAD_LAST = process.env.TUNE_HEAD_LAST !== "0";
  * only the head answers the query less), as do names ("insurancebroker"). So the phrase after the
  * last "for" moves before its head, when the head is a subject word (not "looking for", "name for")
  * and the phrase is one to three words, none of them a stop or framing word after its determiners
- * ("lessons for people who ...", "gifts for him" stay).
+ * ("lessons for people who paint" and "looking for a plumber" keep their order).
  */
 function headLast(words: string[]): string[] {
   if (!HEAD_LAST) return words;
