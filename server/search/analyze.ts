@@ -2,6 +2,7 @@ import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } fro
 import { isKnownWord, normalizeText, oneEditVariants, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { FRAMING_WORDS } from "./framing";
+import { tune } from "./tune";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense } from "./wordnet";
 import { logError } from "@/server/log";
 
@@ -41,8 +42,6 @@ export interface Concept {
   phrase?: Map<string, number>;
 }
 
-/** A constant a development run may override with TUNE_<name> (bench/search/dev.ts); the engine's read the same way. */
-export const tune = (name: string, fallback: number) => Number(process.env[`TUNE_${name}`] ?? fallback);
 /** A framing word's importance next to subject words. */
 export const FRAMING_IMPORTANCE = 0.2;
 /** A common subject word counts this much at least; a rare one (cost 12 and over) 1. */
@@ -97,11 +96,13 @@ function typedCost(word: string): number | undefined {
 const NOUNS_TOO = new Set(["book", "order", "track"]);
 /** TUNE_NOUN_AT_END=0: those words frame wherever they stand (the benchmark's before). */
 const NOUN_AT_END = tune("NOUN_AT_END", 1) === 1;
+/** words[i] is one of NOUNS_TOO ending the query after a subject word. */
+const nounAtEnd = (words: string[], i: number) => NOUN_AT_END && NOUNS_TOO.has(words[i] ?? "") && i > 0 && i === words.length - 1 && !FRAMING_WORDS.has(words[i - 1] ?? "");
 /** TUNE_LONE_LETTER_FRAMES=0: a lone letter weighs by rarity, as a word (the benchmark's before). */
 const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[]): number[] {
-  const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !(NOUN_AT_END && NOUNS_TOO.has(w) && i === words.length - 1 && i > 0 && !FRAMING_WORDS.has(words[i - 1] ?? "")));
+  const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !nounAtEnd(words, i));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
   // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name

@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { analyzeWords, embedInContext, subjectPhrase, tune, type Concept } from "./analyze";
+import { analyzeWords, embedInContext, subjectPhrase, type Concept } from "./analyze";
+import { tune } from "./tune";
 import { priceFit } from "./budget";
 import { getEmbedder } from "./embedder";
 import { isKnownWord, normalizeText, oneEditVariants } from "./text";

@@ -6,6 +6,7 @@ import { embedWordsInContext, getEmbedder, vectorModel, type Embedder } from "./
 import { fromBytes, mirrorPerPool, toBytes } from "./mirror";
 import { commonWordsOfLength, isKnownWord, wordCost } from "./text";
 import { baseForms } from "./wordnet";
+import { tune } from "./tune";
 
 // The vocabulary of the inventory, embedded one word at a time at ingest, and
 // its in-process mirror for the query path (spelling correction and semantic
@@ -276,7 +277,7 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
 }
 
 /** TUNE_E_PREFIX=0: a dropped leading e is a changed first letter like any other (the benchmark's before). */
-const E_PREFIX = process.env.TUNE_E_PREFIX !== "0";
+const E_PREFIX = tune("E_PREFIX", 1) === 1;
 
 /** Words shorter than this are corrected to the vocabulary only: a short brand is too often one edit from some word. */
 const CORRECT_TO_COMMON_MIN = 6;

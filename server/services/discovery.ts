@@ -8,6 +8,7 @@ import { AppError } from "@/server/errors";
 import { extractBudget } from "@/server/search/budget";
 import { FRAMING_WORDS } from "@/server/search/framing";
 import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
+import { tune } from "@/server/search/tune";
 import { baseForms, isCompound } from "@/server/search/wordnet";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
@@ -161,7 +162,7 @@ const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "his", "her"
 /** The longest phrase after "for" that moves before its head ("a broker for home insurance"). */
 const FOR_PHRASE_WORDS = 3;
 /** TUNE_HEAD_LAST=0: "X for Y" keeps its order (the benchmark's before). */
-const HEAD_LAST = process.env.TUNE_HEAD_LAST !== "0";
+const HEAD_LAST = tune("HEAD_LAST", 1) === 1;
 
 /**
  * "a groomer for dogs" is a dog groomer, "broker for insurance" an insurance broker: the noun
