@@ -31,8 +31,14 @@ export const MASS_NOUNS = new Set([
 ]);
 export const NOT_NOUN_ENDINGS = /(ly|ed|ful|ous|ive|less|ish|est|able|ible|ic|al)$/;
 
-export const plurals = new Map(IRREGULAR);
+const plurals = new Map(IRREGULAR);
 const singulars = new Map(IRREGULAR.map(([s, p]) => [p, s]));
+
+/** The word's plural, when it reads as a singular noun the rules can switch; else null. */
+export function pluralOf(word: string): string | null {
+  const other = otherNumber(word);
+  return other !== null && (plurals.get(word) === other || other.length > word.length) ? other : null;
+}
 
 /** The word in the other number, or null when it does not read as a noun the rules can switch. */
 export function otherNumber(word: string): string | null {

@@ -11,7 +11,7 @@
 // after "to", an adjective, a mass noun, a name) is left out. A singular made plural loses
 // its "a" ("book a dog groomer" -> "book dog groomers"), as people write it.
 import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
-import { otherNumber, plurals } from "./english";
+import { otherNumber, pluralOf } from "./english";
 
 const out: (DevQuery & { clean: string })[] = [];
 for (const query of devQueries()) {
@@ -22,7 +22,7 @@ for (const query of devQueries()) {
   const switched = otherNumber(words[last] as string);
   if (switched === null) continue;
   const varied = [...words.slice(0, last), switched];
-  const madePlural = plurals.get(words[last] as string) === switched || switched.length > (words[last] as string).length;
+  const madePlural = pluralOf(words[last] as string) !== null;
   const article = varied.findLastIndex((w, i) => i < last && (w === "a" || w === "an"));
   if (madePlural && article >= last - 3 && article >= 0) varied.splice(article, 1);
   out.push({ q: varied.join(" "), stratum: "other number", sets: query.sets, clean: query.q });

@@ -11,7 +11,7 @@
 // so those are left out, as are compounds whose words read as anything but nouns, and compounds
 // not after a determiner ("about growing tomatoes", "ice cream truck": not a modifier and its head).
 import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
-import { MASS_NOUNS, NOT_NOUN_ENDINGS, NOT_NOUNS, otherNumber, plurals } from "./english";
+import { MASS_NOUNS, NOT_NOUN_ENDINGS, NOT_NOUNS, pluralOf } from "./english";
 
 /** Modifiers that say what a thing is made of or where it is, not what it is for. */
 const NOT_A_PURPOSE = new Set([
@@ -29,8 +29,7 @@ const DETERMINERS = new Set(["a", "an", "my", "our", "the", "your"]);
 function afterFor(word: string): string | null {
   if (!/^[a-z]{3,}$/.test(word) || NOT_NOUNS.has(word) || NOT_A_PURPOSE.has(word) || NOT_NOUN_ENDINGS.test(word)) return null;
   if (MASS_NOUNS.has(word) || UNCOUNTED.has(word) || word.endsWith("ing") || word.endsWith("s")) return word;
-  const other = otherNumber(word);
-  return other !== null && (plurals.get(word) === other || other.length > word.length) ? other : null;
+  return pluralOf(word);
 }
 
 const out: (DevQuery & { clean: string })[] = [];
