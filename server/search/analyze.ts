@@ -2,8 +2,9 @@ import { dot, embedWordsInContext, getEmbedder, vectorModel, type Embedder } fro
 import { isKnownWord, normalizeText, oneEditVariants, segmentWord, wordCost } from "./text";
 import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, wordsWithPrefix, type getVocabulary } from "./vocabulary";
 import { FRAMING_WORDS } from "./framing";
+import { meaningOf, meaningWords } from "./meanings";
 import { tune } from "./tune";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, relatedWords, synonymsInEverySense } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, RELATION_WEIGHT, relatedWords, synonymsInEverySense } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -353,6 +354,11 @@ export async function analyzeWords(
       push(spelt, null);
       continue;
     }
+    if (MEANINGS && meaningOf(word)) {
+      // A trade word or abbreviation with a listed meaning ("hvac", "kombucha") is meant as typed, never a slip.
+      push(word, null);
+      continue;
+    }
     if (isKnownWord(word)) {
       // A real word no name holds may still be a slip for one that does ("sore" for
       // store): that word joins at a low weight, below the word's own meanings.
@@ -421,7 +427,7 @@ export async function analyzeWords(
   const meaningful = concepts.filter(
     (c) =>
       /^[a-z]{2,}$/.test(meant(c)) &&
-      (isKnownWord(meant(c)) || mirror.words.has(meant(c)) || inWordNet(meant(c))) &&
+      (isKnownWord(meant(c)) || mirror.words.has(meant(c)) || inWordNet(meant(c)) || sense(c) !== meant(c)) &&
       carriesMeaning(meant(c)) &&
       (c.importance ?? 1) > FRAMING_IMPORTANCE,
   );
@@ -429,16 +435,16 @@ export async function analyzeWords(
   // Only for a paraphrase: framing words typed, or a subject word no name holds. The words of a
   // name ("nyc lawyer") are wanted as themselves (on the old strata, exact and TLD queries lost 0.01-0.02 nDCG@5 otherwise).
   const paraphrase = concepts.some((c) => (c.importance ?? 1) <= FRAMING_IMPORTANCE) || meaningful.some((c) => !mirror.words.has(meant(c)));
-  const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map((c) => meant(c)).join(" ") : null;
+  const phrase = meaningful.length >= 2 && paraphrase ? meaningful.map(sense).join(" ") : null;
   const subject = options.subject ? subjectPhrase(concepts) : null;
   if (meaningful.length > 0 && mirror.words.size > 0) {
-    const texts = [...new Set([...meaningful.map((c) => meant(c)), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
+    const texts = [...new Set([...meaningful.map(sense), ...(phrase ? [phrase] : []), ...(subject ? [subject] : [])])];
     const vectors = await embedOrNothing(texts, embedder);
     const subjectVector = subject ? vectors.get(subject) : undefined;
     // Only between words typed apart: the pieces of one run typed together ("bestpizza") are a name, not a phrase.
     if (CENTRALITY > 0 && subjectVector && meaningful.length >= 2 && words.length >= 2) {
       const sims = meaningful.map((c) => {
-        const v = vectors.get(meant(c));
+        const v = vectors.get(sense(c));
         return v ? dot(v, subjectVector) : null;
       });
       const top = Math.max(...sims.map((x) => x ?? -1));
@@ -448,7 +454,7 @@ export async function analyzeWords(
       });
     }
     for (const concept of meaningful) {
-      const vector = vectors.get(meant(concept));
+      const vector = vectors.get(sense(concept));
       if (!vector) continue;
       if (meant(concept) === concept.word) {
         concept.prefixOf = prefixMeans(mirror, vector);
@@ -456,7 +462,7 @@ export async function analyzeWords(
       }
       const known = mirror.words.has(meant(concept));
       const minZ = known ? KNOWN_WORD_MIN_Z : SEMANTIC_MIN_Z;
-      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${meant(concept)}`, () =>
+      const neighbours = memo(mirror, `near:${vectorModel(embedder)}:${sense(concept)}`, () =>
         nearestWords(mirror, vector, SEMANTIC_NEIGHBOURS, minZ, meant(concept), carriesMeaning),
       );
       const topZ = neighbours[0]?.z ?? 0;
@@ -506,6 +512,16 @@ function possessiveOf(mirror: Mirror, typed: string): string | null {
 
 /** The word a concept stands for: the correction of a misspelt word ("resturant" -> restaurant), else the word. */
 const meant = (c: Concept) => c.corrected ?? c.word;
+
+/** TUNE_MEANINGS=0: a listed word's meaning (meanings.ts) is not read (the benchmark's before). */
+const MEANINGS = tune("MEANINGS", 1) === 1;
+
+/**
+ * What the encoder reads for a concept: the plain meaning of a listed trade word or abbreviation
+ * ("hvac" -> heating and cooling: see meanings.ts), which the encoder knows and the word it does not;
+ * else the word meant.
+ */
+const sense = (c: Concept) => (MEANINGS ? meaningOf(meant(c)) : undefined) ?? meant(c);
 
 /**
  * Whether a vocabulary word starting with a query word means something like it (PREFIX_MEANING), by
@@ -578,7 +594,9 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   }
   if (!relatives) return;
   const known = mirror.words.has(word);
-  const wordnetRelatives = relatedWords(word);
+  // A listed word's meaning stands in for WordNet, which lacks the word or reads it in a sense nobody means ("ai": agency).
+  const meaning = sense(concept) === word ? [] : meaningWords(word);
+  const wordnetRelatives = meaning.length > 0 ? meaning.map((w) => ({ word: w, weight: RELATION_WEIGHT.synonym, relation: "synonym" as const })) : relatedWords(word);
   if (wordnetRelatives.length > 0) {
     // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
     const related = new Set(wordnetRelatives.flatMap((r) => [r.word, `${r.word}s`]));
@@ -604,8 +622,14 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
  */
 export function subjectPhrase(concepts: Concept[]): string | null {
   const words = concepts
-    .filter((c) => (c.importance ?? 1) > FRAMING_IMPORTANCE && /^[a-z]{2,}$/.test(meant(c)) && (isKnownWord(meant(c)) || inWordNet(meant(c))) && carriesMeaning(meant(c)))
-    .map(meant);
+    .filter(
+      (c) =>
+        (c.importance ?? 1) > FRAMING_IMPORTANCE &&
+        /^[a-z]{2,}$/.test(meant(c)) &&
+        (isKnownWord(meant(c)) || inWordNet(meant(c)) || sense(c) !== meant(c)) &&
+        carriesMeaning(meant(c)),
+    )
+    .map(sense);
   return words.length > 0 ? words.join(" ") : null;
 }
 

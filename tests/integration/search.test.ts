@@ -137,6 +137,12 @@ describe("hybrid search", () => {
     assert.ok(found.some((n) => n.startsWith(`${tag}lawyer.`)), found.join(", "));
   });
 
+  it("reads a trade word or abbreviation the encoder does not know through its plain meaning", async () => {
+    for (const word of ["heating", "havana", "vacancy"]) await addDomain(getDb(), { environment: "sandbox", name: `${tag}-${word}.com`, priceCents: 5_000 });
+    const found = await names(`${tag} hvac`);
+    assert.equal(found[0], `${tag}-heating.com`, found.join(", "));
+  });
+
   it("understands a paraphrased intent: framing words not required, an agent noun and an inflection reach the listed words", async () => {
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-dog-groom.com`, priceCents: 5_000 });
     await addDomain(getDb(), { environment: "sandbox", name: `${tag}-dog-books.com`, priceCents: 5_000 });

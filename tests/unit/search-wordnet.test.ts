@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeWords, conceptImportance, expandWithWordNet, FRAMING_IMPORTANCE, type Concept } from "@/server/search/analyze";
 import { scoreCandidate, subject, type Candidate } from "@/server/search/engine";
+import { inContext } from "@/server/search/embedder";
 import { commonWordsOfLength } from "@/server/search/text";
 import { getVocabularyMirrorForTests, inflectionsOf } from "@/server/search/vocabulary";
 import { antonyms, baseForms, hasLemma, partsOfSpeech, RELATION_WEIGHT, relatedWords, synonymsInEverySense, wordnetStats } from "@/server/search/wordnet";
@@ -152,6 +153,23 @@ describe("query expansion with wordnet", () => {
     const baking = bare("baking");
     expandWithWordNet(mirror, baking);
     assert.ok(!baking.terms.has("baked"), "never sideways from one form to another");
+  });
+
+  it("reads a listed trade word or abbreviation through its plain meaning, in place of WordNet's reading", async () => {
+    const mirror = getVocabularyMirrorForTests(["heating", "cooling", "have", "agency", "artificial", "intelligence", "repair"]);
+    const asked: string[] = [];
+    const recording = { model: "none", embed: async (texts: string[]) => (asked.push(...texts), texts.map(() => new Float32Array(0))) };
+    const [hvac] = await analyzeWords(mirror, ["hvac", "repair"], recording);
+    assert.equal(hvac?.corrected, null, "meant as typed, not a slip for have");
+    assert.equal(hvac?.terms.get("heating"), RELATION_WEIGHT.synonym);
+    assert.equal(hvac?.terms.get("cooling"), RELATION_WEIGHT.synonym);
+    assert.ok(!hvac?.terms.has("have"));
+    assert.ok(asked.includes(inContext("heating and cooling")) && !asked.some((t) => t.includes("hvac")), "the encoder reads the meaning, which it knows");
+    assert.ok(asked.includes(inContext("heating and cooling repair")), "and the phrase of the subject with it");
+    const [ai] = await analyzeWords(mirror, ["ai"], noMeaning);
+    assert.ok(ai?.terms.has("intelligence") && !ai.terms.has("agency"), "not WordNet's agency");
+    const [podcasts] = await analyzeWords(mirror, ["podcasts"], recording);
+    assert.ok(podcasts && asked.includes(inContext("audio show")), "a plural reads its singular's meaning");
   });
 
   it("keeps relatives out with the meaning leg off, base forms in", async () => {
