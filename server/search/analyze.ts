@@ -555,8 +555,13 @@ function agentSlip(mirror: Mirror, word: string): boolean {
   const [slip] = memo(mirror, `corrections:${word}`, () => correctWords(mirror, word));
   const cost = slip === undefined ? undefined : wordCost(slip);
   if (cost === undefined || editDistance(word, slip as string, 1) > 1) return false;
+  // The agent noun spelt without the consonant English doubles before -er ("beginers" for beginners, "swimer"):
+  // the verb is common, but the word meant is the one with the letter doubled.
+  if (AGENT_DOUBLING && slip === word.replace(/([b-df-hj-np-tv-z])(ers?)$/, "$1$1$2")) return true;
   return bases.every((b) => partsOfSpeech(b.lemma).verb === 0 || (wordCost(b.lemma) ?? Infinity) - cost >= RARER_VERB);
 }
+/** TUNE_AGENT_DOUBLING=0: an agent noun missing its doubled consonant stands when its verb is common (the benchmark's before). */
+const AGENT_DOUBLING = tune("AGENT_DOUBLING", 1) === 1;
 /** A piece of a split word this long or longer, that no word explains, is corrected on its own. */
 const PIECE_SLIP_MIN = 5;
 /** How much rarer (in -log p) than the word one edit away a verb must be to make a typed agent noun a slip. */

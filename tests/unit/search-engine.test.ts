@@ -98,6 +98,9 @@ describe("query words", () => {
     const words = async (typed: string) => (await analyzeWords(getVocabularyMirrorForTests(["plumber", "installed"]), [typed], noMeaning)).map((c) => c.corrected ?? c.word);
     assert.deepEqual(await words("plumer"), ["plumber"], "plum is no verb, to plume rare beside plumber");
     assert.deepEqual(await words("installer"), ["installer"], "one who installs, not a slip for installed");
+    const doubled = async (typed: string) => (await analyzeWords(getVocabularyMirrorForTests(["beginners", "swimmer", "begin"]), [typed], noMeaning)).map((c) => c.corrected ?? c.word);
+    assert.deepEqual(await doubled("beginers"), ["beginners"], "to begin is common, but its agent noun doubles the n");
+    assert.deepEqual(await doubled("swimer"), ["swimmer"]);
   });
 
   it("splits an unknown run into words, but keeps a mostly unknown one whole", async () => {
