@@ -8,8 +8,9 @@
  * A listed word is searched as itself and as its meaning: the encoder reads the
  * meaning instead of the word (it does not know these words: "saas" lies nearest
  * sala and anas), and the meaning's words count as the word's synonyms in place
- * of WordNet's relatives (analyze.ts). Only words a searcher types alone: nothing
- * that is mostly a common word ("poke", "kicks", "reno"), no place or brand.
+ * of WordNet's relatives (analyze.ts). Only words with one meaning in a name
+ * search: nothing that is mostly a common word ("poke", "kicks", "reno"), no place,
+ * and no brand but one used as a common noun ("airbnb" for a holiday let).
  */
 const MEANINGS = new Map<string, string>(Object.entries({
   // Technology and online business
