@@ -9,7 +9,7 @@ const IRREGULAR: [string, string][] = [
   ["loaf", "loaves"], ["shelf", "shelves"], ["wolf", "wolves"], ["half", "halves"], ["calf", "calves"], ["thief", "thieves"], ["midwife", "midwives"],
   ["sheep", "sheep"], ["fish", "fish"], ["deer", "deer"], ["series", "series"], ["news", "news"], ["species", "species"],
 ];
-export const NOT_NOUNS = new Set([
+const NOT_NOUNS = new Set([
   "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "my", "our", "your", "me", "us", "we", "i",
   "it", "is", "are", "be", "can", "that", "this", "who", "near", "online", "fast", "cheap", "local", "nearby", "here", "now",
   "today", "please", "easy", "new", "old", "up", "down", "out", "off", "home", "free", "sell", "fix", "make", "do", "run",
@@ -29,7 +29,7 @@ export const MASS_NOUNS = new Set([
   "water", "power", "tax", "law", "storage", "freight", "shipping", "marketing", "design", "data", "wifi", "parking", "help",
   "childcare", "daycare", "therapy", "physio", "physiotherapy", "tuition", "photography", "merch", "gear", "stuff", "news",
 ]);
-export const NOT_NOUN_ENDINGS = /(ly|ed|ful|ous|ive|less|ish|est|able|ible|ic|al)$/;
+const NOT_NOUN_ENDINGS = /(ly|ed|ful|ous|ive|less|ish|est|able|ible|ic|al)$/;
 
 const plurals = new Map(IRREGULAR);
 const singulars = new Map(IRREGULAR.map(([s, p]) => [p, s]));
@@ -40,9 +40,14 @@ export function pluralOf(word: string): string | null {
   return other !== null && (plurals.get(word) === other || other.length > word.length) ? other : null;
 }
 
+/** Whether a word of three or more letters can read as a noun: not a listed non-noun, no adjective or adverb ending. */
+export function readsAsNoun(word: string): boolean {
+  return /^[a-z]{3,}$/.test(word) && !NOT_NOUNS.has(word) && !NOT_NOUN_ENDINGS.test(word);
+}
+
 /** The word in the other number, or null when it does not read as a noun the rules can switch. */
 export function otherNumber(word: string): string | null {
-  if (!/^[a-z]{3,}$/.test(word) || NOT_NOUNS.has(word) || MASS_NOUNS.has(word) || NOT_NOUN_ENDINGS.test(word)) return null;
+  if (!readsAsNoun(word) || MASS_NOUNS.has(word)) return null;
   const irregular = plurals.get(word) ?? singulars.get(word);
   if (irregular !== undefined) return irregular === word ? null : irregular;
   if (/ing$/.test(word)) return null;

@@ -11,7 +11,7 @@
 // so those are left out, as are compounds whose words read as anything but nouns, and compounds
 // not after a determiner ("about growing tomatoes", "ice cream truck": not a modifier and its head).
 import { devQueries, writeVariedSet, type DevQuery } from "./dev-sets";
-import { MASS_NOUNS, NOT_NOUN_ENDINGS, NOT_NOUNS, pluralOf } from "./english";
+import { MASS_NOUNS, pluralOf, readsAsNoun } from "./english";
 
 /** Modifiers that say what a thing is made of or where it is, not what it is for. */
 const NOT_A_PURPOSE = new Set([
@@ -27,7 +27,7 @@ const DETERMINERS = new Set(["a", "an", "my", "our", "the", "your"]);
 
 /** The modifier as it reads after "for". */
 function afterFor(word: string): string | null {
-  if (!/^[a-z]{3,}$/.test(word) || NOT_NOUNS.has(word) || NOT_A_PURPOSE.has(word) || NOT_NOUN_ENDINGS.test(word)) return null;
+  if (!readsAsNoun(word) || NOT_A_PURPOSE.has(word)) return null;
   if (MASS_NOUNS.has(word) || UNCOUNTED.has(word) || word.endsWith("ing") || word.endsWith("s")) return word;
   return pluralOf(word);
 }
@@ -41,7 +41,7 @@ for (const query of devQueries()) {
   // The compound is the whole noun phrase: after a determiner, or the whole query.
   const before = words.length > 2 ? (words[words.length - 3] as string) : null;
   if (before !== null && !DETERMINERS.has(before)) continue;
-  if (!/^[a-z]{3,}$/.test(head) || NOT_NOUNS.has(head) || NOT_NOUN_ENDINGS.test(head) || head.endsWith("ing")) continue;
+  if (!readsAsNoun(head) || head.endsWith("ing")) continue;
   const purpose = afterFor(modifier);
   if (purpose === null) continue;
   const varied = [...words.slice(0, -2), head, "for", purpose];

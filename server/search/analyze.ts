@@ -600,7 +600,7 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   if (!relatives) return;
   const known = mirror.words.has(word);
   // A listed word's meaning stands in for WordNet, which lacks the word or reads it in a sense nobody means ("ai": agency).
-  const meaning = sense(concept) === word ? [] : meaningWords(word);
+  const meaning = MEANINGS ? meaningWords(word) : [];
   const wordnetRelatives = meaning.length > 0 ? meaning.map((w) => ({ word: w, weight: RELATION_WEIGHT.synonym, relation: "synonym" as const })) : relatedWords(word);
   if (wordnetRelatives.length > 0) {
     // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
