@@ -68,6 +68,25 @@ const TOPICAL_SHARE = 0.25;
  */
 const HEAD_DISCOUNT = 0.8;
 /**
+ * Heads that name only the kind of outlet, provider or format ("tattoo parlour", "scaffolding
+ * contractors", "martial arts classes", "insurance broker"): a name answers the query without them,
+ * and one holding only the head answers nothing (contractorster.com for scaffolding), so as the head
+ * they count GENERIC_HEAD_DISCOUNT, not HEAD_DISCOUNT; alone they are the subject. Written as a list of
+ * business kinds, not from any query; tried on the development sets at 0.5 and 0.3 (alike), held out
+ * once (bench/search/eval/HOW-MADE.md, twentieth session). TUNE_GENERIC_HEAD_DISCOUNT=0.8: the before.
+ */
+const GENERIC_HEADS = new Set([
+  "clinic", "clinics", "practice", "practise", "parlour", "parlours", "parlor", "parlors", "salon", "salons", "saloon",
+  "workshop", "workshops", "school", "schools", "academy", "institute", "club", "clubs", "society", "association",
+  "class", "classes", "lesson", "lessons", "course", "courses", "tuition", "tutorial", "tutorials", "tips", "guide", "guides", "advice",
+  "broker", "brokers", "agent", "agents", "dealer", "dealers", "merchant", "merchants", "supplier", "suppliers", "supplies",
+  "distributor", "distributors", "retailer", "retailers", "outlet", "outlets", "wholesaler", "wholesalers",
+  "contractor", "contractors", "installer", "installers", "fitter", "fitters", "specialist", "specialists", "expert", "experts",
+  "consultant", "consultants", "consultancy", "consulting", "solutions", "systems", "products", "hire", "rental", "rentals", "repairs",
+  "directory", "marketplace", "portal",
+]);
+const GENERIC_HEAD_DISCOUNT = tune("GENERIC_HEAD_DISCOUNT", 0.5);
+/**
  * Which word carries the subject, decided by the encoder rather than by position: each word's
  * cosine (in context) to the subject phrase as a whole, against the nearest word's. A word 0.1
  * further from the phrase than the nearest counts 0.2 less in the rerank's coverage, down to
@@ -124,7 +143,7 @@ export function conceptImportance(words: string[]): number[] {
     // One of the commonest words ("like", "all", "get": see carriesMeaning) frames too.
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
     const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
-    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * (i === head ? HEAD_DISCOUNT : 1);
+    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * (i === head ? (GENERIC_HEADS.has(w) ? GENERIC_HEAD_DISCOUNT : HEAD_DISCOUNT) : 1);
   });
 }
 
@@ -515,6 +534,12 @@ const meant = (c: Concept) => c.corrected ?? c.word;
 
 /** TUNE_MEANINGS=0: a listed word's meaning (meanings.ts) is not read (the benchmark's before). */
 const MEANINGS = tune("MEANINGS", 1) === 1;
+/**
+ * Each word of a meaning of several words is a part of it, not a synonym of the word ("glamping" is
+ * luxury camping, not luxury; "podcast" an audio show, not a show): it counts this much of a synonym.
+ * TUNE_MEANING_PART=1: as a synonym (the benchmark's before).
+ */
+const MEANING_PART = tune("MEANING_PART", 0.75);
 
 /**
  * What the encoder reads for a concept: the plain meaning of a listed trade word or abbreviation
@@ -601,7 +626,7 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
   const known = mirror.words.has(word);
   // A listed word's meaning stands in for WordNet, which lacks the word or reads it in a sense nobody means ("ai": agency).
   const meaning = MEANINGS ? meaningWords(word) : [];
-  const wordnetRelatives = meaning.length > 0 ? meaning.map((w) => ({ word: w, weight: RELATION_WEIGHT.synonym, relation: "synonym" as const })) : relatedWords(word);
+  const wordnetRelatives = meaning.length > 0 ? meaning.map((w) => ({ word: w, weight: RELATION_WEIGHT.synonym * (meaning.length > 1 ? MEANING_PART : 1), relation: "synonym" as const })) : relatedWords(word);
   if (wordnetRelatives.length > 0) {
     // WordNet knows the word: an encoder neighbour it does not relate is likelier a look-alike ("veterinary" -> labs).
     const related = new Set(wordnetRelatives.flatMap((r) => [r.word, `${r.word}s`]));

@@ -161,8 +161,9 @@ describe("query expansion with wordnet", () => {
     const recording = { model: "none", embed: async (texts: string[]) => (asked.push(...texts), texts.map(() => new Float32Array(0))) };
     const [hvac] = await analyzeWords(mirror, ["hvac", "repair"], recording);
     assert.equal(hvac?.corrected, null, "meant as typed, not a slip for have");
-    assert.equal(hvac?.terms.get("heating"), RELATION_WEIGHT.synonym);
-    assert.equal(hvac?.terms.get("cooling"), RELATION_WEIGHT.synonym);
+    const heating = hvac?.terms.get("heating") ?? 0;
+    assert.ok(heating > 0.5 && heating < RELATION_WEIGHT.synonym, `${heating}: each a part of the meaning`);
+    assert.equal(hvac?.terms.get("cooling"), heating);
     assert.ok(!hvac?.terms.has("have"));
     assert.ok(asked.includes(inContext("heating and cooling")) && !asked.some((t) => t.includes("hvac")), "the encoder reads the meaning, which it knows");
     assert.ok(asked.includes(inContext("heating and cooling repair")), "and the phrase of the subject with it");
@@ -170,6 +171,16 @@ describe("query expansion with wordnet", () => {
     assert.ok(ai?.terms.has("intelligence") && !ai.terms.has("agency"), "not WordNet's agency");
     const [podcasts] = await analyzeWords(mirror, ["podcasts"], recording);
     assert.ok(podcasts && asked.includes(inContext("audio show")), "a plural reads its singular's meaning");
+  });
+
+  it("weighs each word of a meaning of several words as a part of it, a meaning of one word as a synonym", async () => {
+    const mirror = getVocabularyMirrorForTests(["luxury", "camping", "electrician"]);
+    const [glamping] = await analyzeWords(mirror, ["glamping"], noMeaning);
+    const luxury = glamping?.terms.get("luxury") ?? 0;
+    assert.ok(luxury > 0 && luxury < RELATION_WEIGHT.synonym, `${luxury}: "luxury camping" is no synonym of luxury`);
+    assert.equal(glamping?.terms.get("camping"), luxury);
+    const [sparky] = await analyzeWords(mirror, ["sparky"], noMeaning);
+    assert.equal(sparky?.terms.get("electrician"), RELATION_WEIGHT.synonym);
   });
 
   it("keeps relatives out with the meaning leg off, base forms in", async () => {
@@ -226,6 +237,12 @@ describe("intent phrases", () => {
     const [tattoo, parlor] = conceptImportance(["tattoo", "parlor"]);
     assert.ok((tattoo ?? 0) > (parlor ?? 0), `${tattoo} ${parlor}`);
     assert.ok((conceptImportance(["parlor"])[0] ?? 0) > (parlor ?? 0), "alone it is the subject");
+    // A head naming only the kind of provider counts less than a head that says something of the subject.
+    const [scaffolding, contractors] = conceptImportance(["scaffolding", "contractors"]);
+    assert.ok((contractors ?? 0) < (scaffolding ?? 0) * 0.6, `${scaffolding} ${contractors}`);
+    const [dog2, groomer2] = conceptImportance(["dog", "groomer"]);
+    assert.ok((groomer2 ?? 0) > (dog2 ?? 0) * 0.6, `${dog2} ${groomer2}: groomer is no generic head`);
+    assert.ok((conceptImportance(["contractors"])[0] ?? 0) > (contractors ?? 0), "alone it is the subject");
     // The last word after a noun is the head even when WordNet counts it mostly a verb ("reviews", "support").
     const [restaurant, reviews] = conceptImportance(["restaurant", "reviews"]);
     assert.ok((restaurant ?? 0) > (reviews ?? 0), `${restaurant} ${reviews}`);
