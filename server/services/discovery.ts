@@ -146,7 +146,7 @@ export function parseSearchQuery(q: string): ParsedQuery {
     wordSource.push(token);
   }
   const typed = wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH));
-  const all = [...new Set(headLast(typed))];
+  const all = [...new Set(headLast(withoutWhen(typed)))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
   const words = capWords(meaningful.length > 0 ? meaningful : all);
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);
@@ -155,6 +155,41 @@ export function parseSearchQuery(q: string): ParsedQuery {
   const fillers = meaningful.length > 0 ? all.filter((w) => STOP_WORDS.has(w)).slice(0, MAX_WORDS) : [];
   const phrase = fillers.length > 0 ? [...new Set(typed)].join("").slice(0, MAX_WORD_LENGTH) : compact;
   return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase };
+}
+
+/** Nouns of time, which say when, not what, after one of WHEN_OPENERS. */
+const TIME_WORDS = new Set([
+  "day", "days", "night", "nights", "week", "weeks", "weekend", "weekends", "month", "months", "year", "years", "hour", "hours",
+  "morning", "mornings", "evening", "evenings", "afternoon", "afternoons", "summer", "winter", "autumn", "season",
+]);
+/** Words that open a phrase of time ("for the weekend", "each month", "the same day", "at night"). */
+const WHEN_OPENERS = new Set(["for", "each", "every", "per", "this", "next", "same", "at", "over", "during", "all", "whole"]);
+/** TUNE_WHEN=0: a phrase of time stays in the query (the benchmark's before). */
+const WHEN = tune("WHEN", 1) === 1;
+
+/**
+ * The query without a phrase that says when ("rent a boat for the weekend", "what i spend each month",
+ * "flowers delivered the same day"): the subject is the boat, not the weekend, and moved before its
+ * head by headLast "weekend" would even weigh above "boat". Only a phrase that ends the query or a
+ * clause (the next word a stop or framing word): "for night owls" and "same day delivery" stay as typed.
+ */
+function withoutWhen(words: string[]): string[] {
+  if (!WHEN) return words;
+  const out = [...words];
+  for (let i = out.length - 1; i > 0; i--) {
+    const next = out[i + 1];
+    if (!TIME_WORDS.has(out[i] as string) || !(next === undefined || STOP_WORDS.has(next) || FRAMING_WORDS.has(next))) continue;
+    let start = i - 1;
+    while (start > 0 && DETERMINERS.has(out[start] as string)) start--;
+    if (!WHEN_OPENERS.has(out[start] as string)) continue;
+    // "the same day": the determiner before the opener goes too.
+    while (start > 0 && DETERMINERS.has(out[start - 1] as string)) start--;
+    const rest = [...out.slice(0, start), ...out.slice(i + 1)];
+    if (!rest.some((w) => !STOP_WORDS.has(w) && !FRAMING_WORDS.has(w))) continue;
+    out.splice(start, i + 1 - start);
+    i = start;
+  }
+  return out;
 }
 
 /** Words that may open the phrase after "for" and are left out when it moves ("a groomer for my dogs"). */

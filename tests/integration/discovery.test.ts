@@ -520,5 +520,16 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("looking for shoes").words, ["looking", "shoes"]);
       assert.deepEqual(parseSearchQuery("lessons for people who paint").words, ["lessons", "people", "who", "paint"]);
     });
+
+    it("leaves out a phrase that says when, not what: 'for the weekend', 'each month', 'the same day'", () => {
+      assert.deepEqual(parseSearchQuery("rent a boat for the weekend").words, ["rent", "boat"], "not a weekend boat");
+      assert.deepEqual(parseSearchQuery("we deliver flowers the same day").words, ["we", "deliver", "flowers"]);
+      assert.deepEqual(parseSearchQuery("an app to track what i spend each month, please").words, ["app", "track", "what", "i", "spend", "please"]);
+      // Time naming the subject stays: before a noun, without an opener, or alone.
+      assert.deepEqual(parseSearchQuery("same day delivery").words, ["same", "day", "delivery"]);
+      assert.deepEqual(parseSearchQuery("a club for night owls").words, ["night", "owls", "club"]);
+      assert.deepEqual(parseSearchQuery("summer camp").words, ["summer", "camp"]);
+      assert.deepEqual(parseSearchQuery("for the weekend").words, ["weekend"]);
+    });
   });
 });
