@@ -472,6 +472,7 @@ describe("discovery", () => {
         exactName: "pizzanow.io",
         fillers: [],
         phrase: "pizzanow",
+        verbs: [],
       });
       const spaced = parseSearchQuery("pizza  .io");
       assert.equal(spaced.tld, "io");
@@ -530,6 +531,15 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("a club for night owls").words, ["night", "owls", "club"]);
       assert.deepEqual(parseSearchQuery("summer camp").words, ["summer", "camp"]);
       assert.deepEqual(parseSearchQuery("for the weekend").words, ["weekend"]);
+    });
+
+    it("marks a verb typed before its object: 'rent a boat', 'trace their ancestors'", () => {
+      assert.deepEqual(parseSearchQuery("rent a boat for the weekend").verbs, ["rent"]);
+      assert.deepEqual(parseSearchQuery("helping families trace their ancestors").verbs, ["trace"]);
+      // Not framing ("find a"), not a word after a determiner ("a bakery"), not without an object.
+      assert.deepEqual(parseSearchQuery("find a plumber").verbs, []);
+      assert.deepEqual(parseSearchQuery("name for a bakery").verbs, []);
+      assert.deepEqual(parseSearchQuery("boat rental").verbs, []);
     });
   });
 });

@@ -243,6 +243,13 @@ describe("intent phrases", () => {
     const [dog2, groomer2] = conceptImportance(["dog", "groomer"]);
     assert.ok((groomer2 ?? 0) > (dog2 ?? 0) * 0.6, `${dog2} ${groomer2}: groomer is no generic head`);
     assert.ok((conceptImportance(["contractors"])[0] ?? 0) > (contractors ?? 0), "alone it is the subject");
+    // A verb typed before its object says what is done with the subject, the object: "rent a boat".
+    const [rent, boat] = conceptImportance(["rent", "boat"], new Set(["rent"]));
+    const [rentNoun, boatHead] = conceptImportance(["rent", "boat"]);
+    assert.ok((rent ?? 0) < (boat ?? 0) && (rentNoun ?? 0) > (boatHead ?? 0), `${rent} ${boat} / ${rentNoun} ${boatHead}`);
+    // Nor is it a noun before a head: "fix my computer" does not make computer the head of a compound.
+    const [fix, computer] = conceptImportance(["fix", "computer"], new Set(["fix"]));
+    assert.ok((computer ?? 0) >= (conceptImportance(["computer"])[0] ?? 0) * 0.99 && (fix ?? 0) < (computer ?? 0), `${fix} ${computer}`);
     // The last word after a noun is the head even when WordNet counts it mostly a verb ("reviews", "support").
     const [restaurant, reviews] = conceptImportance(["restaurant", "reviews"]);
     assert.ok((restaurant ?? 0) > (reviews ?? 0), `${restaurant} ${reviews}`);
