@@ -160,8 +160,6 @@ export function parseSearchQuery(q: string): ParsedQuery {
   return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase, verbs };
 }
 
-/** Words that open an object after its verb ("rent a boat", "fix my computer"). */
-const OBJECT_OPENERS = new Set(["a", "an", "the", "my", "our", "your", "their", "his", "her"]);
 /** TUNE_VERBS=0: no word is read as a verb before its object (the benchmark's before). */
 const VERBS = tune("VERBS", 1) === 1;
 
@@ -175,8 +173,9 @@ function verbsBeforeObjects(words: string[]): string[] {
   return words.filter((w, i) => {
     const next = words[i + 1];
     const before = words[i - 1];
-    if (next === undefined || !OBJECT_OPENERS.has(next) || words[i + 2] === undefined) return false;
-    if (STOP_WORDS.has(w) || FRAMING_WORDS.has(w) || OBJECT_OPENERS.has(w) || (before !== undefined && OBJECT_OPENERS.has(before))) return false;
+    // A determiner or possessive opens the object ("rent a boat", "fix my computer").
+    if (next === undefined || !DETERMINERS.has(next) || words[i + 2] === undefined) return false;
+    if (STOP_WORDS.has(w) || FRAMING_WORDS.has(w) || DETERMINERS.has(w) || (before !== undefined && DETERMINERS.has(before))) return false;
     return partsOfSpeech(w).verb > 0;
   });
 }
