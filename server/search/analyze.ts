@@ -126,16 +126,18 @@ const nounAtEnd = (words: string[], i: number) => NOUN_AT_END && NOUNS_TOO.has(w
 /** TUNE_LONE_LETTER_FRAMES=0: a lone letter weighs by rarity, as a word (the benchmark's before). */
 const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
-export function conceptImportance(words: string[], verbs: ReadonlySet<string> = new Set()): number[] {
+export function conceptImportance(words: string[], beforeObject: ReadonlySet<string> = new Set()): number[] {
   const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !nounAtEnd(words, i));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
+  // A word typed before an object that can be a verb is its verb ("rent a boat"): no noun before a head, and discounted.
+  const verb = words.map((w, i) => beforeObject.has(w) && (parts[i]?.verb ?? 0) > 0);
   // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
   // the subject ("legal advice", "mental health"): it is no mere quality.
   const quality = parts.map((p) => (p && p.adjective - p.quality >= TOPICAL_SHARE ? 0 : (p?.quality ?? 0)));
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
-  const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 && !verbs.has(words[i] as string) ? i : -1)).filter((i) => i >= 0);
+  const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 && !verb[i] ? i : -1)).filter((i) => i >= 0);
   // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
   // support": mostly verbs in WordNet's counts, nouns in that place).
   const last = framing.lastIndexOf(false);
@@ -149,7 +151,7 @@ export function conceptImportance(words: string[], verbs: ReadonlySet<string> = 
     if (cost !== undefined && cost < FUNCTION_WORD_COST && !allFraming && words.some((o, j) => j !== i && !framing[j] && (wordCost(o) ?? Infinity) >= FUNCTION_WORD_COST)) return FRAMING_IMPORTANCE;
     const rarity = cost === undefined ? 1 : COMMON_IMPORTANCE + (1 - COMMON_IMPORTANCE) * Math.min(1, Math.max(0, (cost - 7) / 5));
     const asHead = i === head ? (GENERIC_HEADS.has(w) ? GENERIC_HEAD_DISCOUNT : HEAD_DISCOUNT) : 1;
-    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * asHead * (verbs.has(w) ? VERB_DISCOUNT : 1);
+    return (subjectNamed ? rarity * (1 - QUALITY_DISCOUNT * (quality[i] ?? 0)) : rarity) * asHead * (verb[i] ? VERB_DISCOUNT : 1);
   });
 }
 
@@ -338,9 +340,9 @@ export async function analyzeWords(
    * relatives: WordNet's words in meaning (off with the meaning leg); base forms are always looked up.
    * subject: the subject phrase (subjectPhrase) is embedded in the same encoder call as the words, for the phrase leg.
    * pieceSlips: the query is words, not a name typed: an unexplained piece of a split word is corrected on its own.
-   * verbs: words typed as a verb before its object (see conceptImportance).
+   * beforeObject: words typed before an object (see conceptImportance).
    */
-  options: { relatives?: boolean; subject?: boolean; pieceSlips?: boolean; verbs?: string[] } = {},
+  options: { relatives?: boolean; subject?: boolean; pieceSlips?: boolean; beforeObject?: string[] } = {},
 ): Promise<Concept[]> {
   // A word of the vocabulary stays whole; a misspelt one is corrected; only an
   // unknown, uncorrectable run is segmented ("bestpizza" -> best pizza).
@@ -435,7 +437,7 @@ export async function analyzeWords(
   // The searcher's framing ("somewhere", "need") next to a subject is neither
   // stretched to a slip nor expanded in meaning: it would only bring noise.
   // A corrected word counts as the word meant ("busness" is as common as business).
-  const importance = conceptImportance(concepts.map((c) => c.corrected ?? c.word), new Set(options.verbs));
+  const importance = conceptImportance(concepts.map((c) => c.corrected ?? c.word), new Set(options.beforeObject));
   concepts.forEach((c, i) => {
     c.importance = importance[i] ?? 1;
     const slip = slips.get(c);

@@ -41,8 +41,8 @@ export interface EngineQuery {
   fillers?: string[];
   /** All typed words run together, fillers included: the label that is exactly what was typed. */
   phrase?: string;
-  /** Words typed as a verb before its object ("rent" in "rent a boat"): see conceptImportance. */
-  verbs?: string[];
+  /** Words typed before an object ("rent" in "rent a boat"): see conceptImportance. */
+  beforeObject?: string[];
 }
 
 export interface EngineParams {
@@ -492,7 +492,7 @@ export async function runSearch(db: Db, q: EngineQuery, params: EngineParams): P
     relatives: meaning,
     subject: phraseWanted,
     pieceSlips: !q.tld && !q.exactName && q.words.length >= 2,
-    verbs: q.verbs,
+    beforeObject: q.beforeObject,
   });
   const context: LegContext = {
     inInventory,

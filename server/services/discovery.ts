@@ -9,7 +9,7 @@ import { extractBudget } from "@/server/search/budget";
 import { FRAMING_WORDS } from "@/server/search/framing";
 import { runSearch, type EngineParams, type EngineResult } from "@/server/search/engine";
 import { tune } from "@/server/search/tune";
-import { baseForms, isCompound, partsOfSpeech } from "@/server/search/wordnet";
+import { baseForms, isCompound } from "@/server/search/wordnet";
 import { startSearchTimer } from "@/server/observability/metrics";
 import { normalizeDomainName, type Listing } from "./inventory";
 
@@ -75,8 +75,8 @@ export interface ParsedQuery {
   fillers: string[];
   /** Every typed word run together, fillers included ("thejustice"); equals `compact` without fillers. */
   phrase: string;
-  /** Words typed as a verb before its object ("rent" in "rent a boat"): see verbsBeforeObjects. */
-  verbs: string[];
+  /** Words typed before an object ("rent" in "rent a boat"); those that can be verbs are its verbs (conceptImportance). */
+  beforeObject: string[];
 }
 
 export interface SearchHit {
@@ -148,7 +148,7 @@ export function parseSearchQuery(q: string): ParsedQuery {
     wordSource.push(token);
   }
   const typed = wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH));
-  const verbs = verbsBeforeObjects(typed);
+  const beforeObject = beforeObjects(typed);
   const all = [...new Set(headLast(withoutWhen(typed)))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
   const words = capWords(meaningful.length > 0 ? meaningful : all);
@@ -157,26 +157,25 @@ export function parseSearchQuery(q: string): ParsedQuery {
   const text = [...wordSource, ...(tld && !exactName ? [`.${tld}`] : [])].join(" ");
   const fillers = meaningful.length > 0 ? all.filter((w) => STOP_WORDS.has(w)).slice(0, MAX_WORDS) : [];
   const phrase = fillers.length > 0 ? [...new Set(typed)].join("").slice(0, MAX_WORD_LENGTH) : compact;
-  return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase, verbs };
+  return { text: exactName ?? text, words, compact, tld, exactName, fillers, phrase, beforeObject };
 }
 
 /** TUNE_VERBS=0: no word is read as a verb before its object (the benchmark's before). */
 const VERBS = tune("VERBS", 1) === 1;
 
 /**
- * The words typed as a verb before its object: a word WordNet can read as a verb, directly before a
- * determiner or possessive and a word ("rent a boat", "trace their ancestors"); not a framing or stop
- * word ("find a", "for a"), and not after one ("for a", "name my": a noun may stand there).
+ * The words typed before an object: directly before a determiner or possessive and a word ("rent a
+ * boat", "trace their ancestors"); not a framing or stop word ("find a", "for a"), and not after a
+ * determiner ("a bakery", "name my": a noun may stand there). conceptImportance reads those WordNet
+ * can read as a verb as the verb of the object.
  */
-function verbsBeforeObjects(words: string[]): string[] {
+function beforeObjects(words: string[]): string[] {
   if (!VERBS) return [];
   return words.filter((w, i) => {
     const next = words[i + 1];
     const before = words[i - 1];
-    // A determiner or possessive opens the object ("rent a boat", "fix my computer").
     if (next === undefined || !DETERMINERS.has(next) || words[i + 2] === undefined) return false;
-    if (STOP_WORDS.has(w) || FRAMING_WORDS.has(w) || DETERMINERS.has(w) || (before !== undefined && DETERMINERS.has(before))) return false;
-    return partsOfSpeech(w).verb > 0;
+    return !STOP_WORDS.has(w) && !FRAMING_WORDS.has(w) && !DETERMINERS.has(w) && (before === undefined || !DETERMINERS.has(before));
   });
 }
 

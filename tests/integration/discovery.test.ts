@@ -472,7 +472,7 @@ describe("discovery", () => {
         exactName: "pizzanow.io",
         fillers: [],
         phrase: "pizzanow",
-        verbs: [],
+        beforeObject: [],
       });
       const spaced = parseSearchQuery("pizza  .io");
       assert.equal(spaced.tld, "io");
@@ -533,13 +533,13 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("for the weekend").words, ["weekend"]);
     });
 
-    it("marks a verb typed before its object: 'rent a boat', 'trace their ancestors'", () => {
-      assert.deepEqual(parseSearchQuery("rent a boat for the weekend").verbs, ["rent"]);
-      assert.deepEqual(parseSearchQuery("helping families trace their ancestors").verbs, ["trace"]);
+    it("marks the words typed before an object: 'rent a boat', 'trace their ancestors'", () => {
+      assert.deepEqual(parseSearchQuery("rent a boat for the weekend").beforeObject, ["rent"]);
+      assert.deepEqual(parseSearchQuery("helping families trace their ancestors").beforeObject, ["trace"]);
       // Not framing ("find a"), not a word after a determiner ("a bakery"), not without an object.
-      assert.deepEqual(parseSearchQuery("find a plumber").verbs, []);
-      assert.deepEqual(parseSearchQuery("name for a bakery").verbs, []);
-      assert.deepEqual(parseSearchQuery("boat rental").verbs, []);
+      assert.deepEqual(parseSearchQuery("find a plumber").beforeObject, []);
+      assert.deepEqual(parseSearchQuery("name for a bakery").beforeObject, []);
+      assert.deepEqual(parseSearchQuery("boat rental").beforeObject, []);
     });
   });
 });
