@@ -149,7 +149,7 @@ export function parseSearchQuery(q: string): ParsedQuery {
   }
   const typed = wordSource.flatMap(wordsOf).map((w) => w.slice(0, MAX_WORD_LENGTH));
   const beforeObject = beforeObjects(typed);
-  const all = [...new Set(headLast(withoutWhen(typed)))];
+  const all = [...new Set(headLast(withoutWhoLike(withoutWhen(typed))))];
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));
   const words = capWords(meaningful.length > 0 ? meaningful : all);
   const compact = words.join("").slice(0, MAX_WORD_LENGTH);
@@ -212,6 +212,26 @@ function withoutWhen(words: string[]): string[] {
     i = start;
   }
   return out;
+}
+
+/** Who a thing is for, in "people who like X": the X is what it is about. */
+const FANS = new Set(["people", "those", "folks", "anyone", "everyone", "fans", "lovers", "someone", "others"]);
+/** The verbs of liking in "people who like X". */
+const LIKING = new Set(["like", "likes", "love", "loves", "enjoy", "enjoys"]);
+/** TUNE_WHO_LIKE=0: "for people who like X" stays as typed (the twentieth session's). */
+const WHO_LIKE = tune("WHO_LIKE", 1) === 1;
+
+/**
+ * "a club for people who like chess" is a chess club: "people who like" says only that the thing is
+ * for fans of what follows, so it leaves the query and the thing is for chess (headLast then puts
+ * chess before club). "people who restore old motorbikes" keeps its verb: it says what they do.
+ */
+function withoutWhoLike(words: string[]): string[] {
+  if (!WHO_LIKE) return words;
+  for (let i = 0; i + 3 < words.length; i++) {
+    if (FANS.has(words[i] as string) && words[i + 1] === "who" && LIKING.has(words[i + 2] as string)) return [...words.slice(0, i), ...words.slice(i + 3)];
+  }
+  return words;
 }
 
 /** Words that may open the phrase after "for" and are left out when it moves ("a groomer for my dogs"). */

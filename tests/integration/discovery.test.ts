@@ -533,6 +533,15 @@ describe("discovery", () => {
       assert.deepEqual(parseSearchQuery("for the weekend").words, ["weekend"]);
     });
 
+    it("reads 'a club for people who like chess' as a chess club", () => {
+      assert.deepEqual(parseSearchQuery("a club for people who like chess").words, ["chess", "club"]);
+      assert.deepEqual(parseSearchQuery("a group for people who enjoy running").words, ["running", "group"]);
+      assert.deepEqual(parseSearchQuery("a site for fans who love birdwatching").words, ["birdwatching"]);
+      // What the people do stays: it is the subject.
+      assert.deepEqual(parseSearchQuery("a forum for people who restore old motorbikes").words, ["forum", "people", "who", "restore", "old", "motorbikes"]);
+      assert.deepEqual(parseSearchQuery("people who like").words, ["people", "who", "like"], "nothing after it: as typed");
+    });
+
     it("marks the words typed before an object: 'rent a boat', 'trace their ancestors'", () => {
       assert.deepEqual(parseSearchQuery("rent a boat for the weekend").beforeObject, ["rent"]);
       assert.deepEqual(parseSearchQuery("helping families trace their ancestors").beforeObject, ["trace"]);
