@@ -125,6 +125,8 @@ const NOUN_AT_END = tune("NOUN_AT_END", 1) === 1;
 const nounAtEnd = (words: string[], i: number) => NOUN_AT_END && NOUNS_TOO.has(words[i] ?? "") && i > 0 && i === words.length - 1 && !FRAMING_WORDS.has(words[i - 1] ?? "");
 /** TUNE_LONE_LETTER_FRAMES=0: a lone letter weighs by rarity, as a word (the benchmark's before). */
 const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
+/** TUNE_CORRECTED_VERBS=0: a misspelt verb before its object is read by the word typed, not the word meant (the twentieth session's). */
+const CORRECTED_VERBS = tune("CORRECTED_VERBS", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[], beforeObject: ReadonlySet<string> = new Set()): number[] {
   const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !nounAtEnd(words, i));
@@ -437,7 +439,10 @@ export async function analyzeWords(
   // The searcher's framing ("somewhere", "need") next to a subject is neither
   // stretched to a slip nor expanded in meaning: it would only bring noise.
   // A corrected word counts as the word meant ("busness" is as common as business).
-  const importance = conceptImportance(concepts.map((c) => c.corrected ?? c.word), new Set(options.beforeObject));
+  // A word marked before its object is marked as meant too ("rnet a boat": rent is the verb).
+  const typedBefore = new Set(options.beforeObject);
+  const beforeObject = new Set(concepts.filter((c) => typedBefore.has(c.word)).map((c) => (CORRECTED_VERBS ? (c.corrected ?? c.word) : c.word)));
+  const importance = conceptImportance(concepts.map((c) => c.corrected ?? c.word), beforeObject);
   concepts.forEach((c, i) => {
     c.importance = importance[i] ?? 1;
     const slip = slips.get(c);

@@ -251,7 +251,7 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   if (word.length < 4 || mirror.words.has(word)) return [];
   const max = word.length >= 8 ? 2 : 1;
   const swapped = word.length >= SWAPPED_MIN ? 2 : max;
-  const found: { word: string; distance: number; letters: number; listed: boolean; cost: number }[] = [];
+  const found: { word: string; distance: number; letters: number; restores: boolean; listed: boolean; cost: number }[] = [];
   const counts = letterCounts(word, new Int32Array(26));
   const consider = (candidate: string, listed: boolean) => {
     const letters = letterDifference(counts, candidate);
@@ -261,20 +261,31 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
     if (d > allowed) return;
     // The e- prefix ("esports", "elearning", "ewaste") is the word after it, ahead of any other one-edit word ("escorts").
     const ePrefix = E_PREFIX && word[0] === "e" && candidate === word.slice(1);
-    found.push({ word: candidate, distance: ePrefix ? 0.5 : d + (candidate[0] === word[0] ? 0 : 0.5), letters, listed, cost: wordCost(candidate) ?? 99 });
+    const restores = RESTORE_LETTER && d === 1 && candidate.length === word.length + 1;
+    found.push({ word: candidate, distance: ePrefix ? 0.5 : d + (candidate[0] === word[0] ? 0 : 0.5), letters, restores, listed, cost: wordCost(candidate) ?? 99 });
   };
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
-    if (!common || word.length < CORRECT_TO_COMMON_MIN) continue;
+    // A short word looks among the common words only for the letter it dropped ("sking": skiing).
+    const short = word.length < CORRECT_TO_COMMON_MIN;
+    if (!common || (short && !(RESTORE_LETTER && word.length >= RESTORE_MIN && len === word.length + 1))) continue;
     for (const candidate of commonWordsOfLength(len, word[0] as string)) {
       if (!mirror.words.has(candidate)) consider(candidate, false);
     }
   }
-  found.sort((a, b) => a.distance - b.distance || a.letters - b.letters || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
+  found.sort((a, b) => a.distance - b.distance || a.letters - b.letters || Number(b.restores) - Number(a.restores) || Number(b.listed) - Number(a.listed) || a.cost - b.cost);
   const [best, second] = found;
   if (!best) return [];
-  return second && second.distance === best.distance && second.letters === best.letters && second.word !== best.word ? [best.word, second.word] : [best.word];
+  return second && second.distance === best.distance && second.letters === best.letters && second.restores === best.restores && second.word !== best.word ? [best.word, second.word] : [best.word];
 }
+
+/**
+ * A letter left out is the commonest slip: among words equally near, the one that puts a typed word's
+ * missing letter back ("sking": skiing, not sing or skin; "alergy": allergy) comes first, and a word of
+ * RESTORE_MIN letters looks for it among the common words too. TUNE_RESTORE_LETTER=0: the twentieth session's order.
+ */
+const RESTORE_LETTER = tune("RESTORE_LETTER", 1) === 1;
+const RESTORE_MIN = 5;
 
 /** TUNE_E_PREFIX=0: a dropped leading e is a changed first letter like any other (the benchmark's before). */
 const E_PREFIX = tune("E_PREFIX", 1) === 1;

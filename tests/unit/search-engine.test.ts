@@ -63,6 +63,14 @@ describe("spelling correction", () => {
     assert.deepEqual(correctWords(names, "bycikle"), [], "two edits, not the same letters: too far for seven letters");
     assert.deepEqual(correctWords(names, "bicekr"), ["bicker"], "a one-edit word before any swapped one");
   });
+  it("puts a dropped letter back before it takes a typed one away", () => {
+    // "sking" is one edit from sing, skin and king (a letter typed too many) and from skiing (one left out).
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["sing", "skin", "king"]), "sking"), ["skiing"], "a common word, though no name holds it");
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["sing", "skin", "skiing"]), "sking"), ["skiing"]);
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["store", "story", "tor"]), "stor").sort(), ["store", "story"], "each puts one back: both");
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests(["wine", "wind"]), "wibe"), ["wine"], "no letter left out: as before");
+    assert.deepEqual(correctWords(getVocabularyMirrorForTests([]), "zorva"), [], "a short brandable stays");
+  });
 });
 
 describe("labels one edit away", () => {
@@ -101,6 +109,16 @@ describe("query words", () => {
     const doubled = async (typed: string) => (await analyzeWords(getVocabularyMirrorForTests(["beginners", "swimmer", "begin"]), [typed], noMeaning)).map((c) => c.corrected ?? c.word);
     assert.deepEqual(await doubled("beginers"), ["beginners"], "to begin is common, but its agent noun doubles the n");
     assert.deepEqual(await doubled("swimer"), ["swimmer"]);
+  });
+
+  it("reads a misspelt verb before its object as the verb meant", async () => {
+    const read = async (typed: string[]) =>
+      (await analyzeWords(getVocabularyMirrorForTests(["rent", "boat"]), typed, noMeaning, { beforeObject: [typed[0] ?? ""] })).map((c) => ({ word: c.corrected ?? c.word, importance: c.importance ?? 1 }));
+    const [rent, boat] = await read(["rent", "boat"]);
+    const [rnet] = await read(["rnet", "boat"]);
+    assert.equal(rnet?.word, "rent", "corrected");
+    assert.ok((rent?.importance ?? 1) < (boat?.importance ?? 0), "the object is the subject");
+    assert.equal(rnet?.importance, rent?.importance, "the slip is discounted as the verb it is meant for");
   });
 
   it("splits an unknown run into words, but keeps a mostly unknown one whole", async () => {
