@@ -243,7 +243,7 @@ const SWAPPED_MIN = 5;
  * common words looked at are those with the typed first letter); ties go to the
  * word nearer the letters typed ("resturaunt": restaurant, not restraint; a
  * transposition before a letter dropped or added, before a wrong letter), then
- * to a word some name holds, then to the commoner. Up to two answers when the
+ * to one that puts a dropped letter back (see RESTORE_LETTER), then to a word some name holds, then to the commoner. Up to two answers when the
  * best two are equally close both ways ("photograpy": photograph, photography),
  * best first; none for a known word. A dropped leading e is the e- prefix ("esports" is sports).
  */
@@ -267,8 +267,8 @@ export function correctWords(mirror: Mirror, word: string, { common = true }: { 
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of mirror.byLength.get(len) ?? []) consider(candidate, true);
     // A short word looks among the common words only for the letter it dropped ("sking": skiing).
-    const short = word.length < CORRECT_TO_COMMON_MIN;
-    if (!common || (short && !(RESTORE_LETTER && word.length >= RESTORE_MIN && len === word.length + 1))) continue;
+    const amongCommon = word.length >= CORRECT_TO_COMMON_MIN || (RESTORE_LETTER && word.length >= RESTORE_MIN && len === word.length + 1);
+    if (!common || !amongCommon) continue;
     for (const candidate of commonWordsOfLength(len, word[0] as string)) {
       if (!mirror.words.has(candidate)) consider(candidate, false);
     }
