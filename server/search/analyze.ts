@@ -287,6 +287,16 @@ function segmentQueryWord(mirror: Mirror, word: string): string[] {
   return known * 2 >= word.length ? pieces : [word];
 }
 
+/** TUNE_UNPREFIXED=0: a word WordNet lacks is not read through a prefix (the benchmark's before). */
+const UNPREFIXED = tune("UNPREFIXED", 1) === 1;
+/** Prefixes that make a verb of a verb ("re-", "de-", "un-", "dis-", "mis-", "pre-"). */
+const VERB_PREFIX = /^(re|de|un|dis|mis|pre)([a-z]{5,})$/;
+/** The verb a word WordNet lacks is made from with a prefix ("reupholster" -> upholster), or null. */
+function unprefixed(word: string): string | null {
+  const stem = VERB_PREFIX.exec(word)?.[2];
+  return stem && baseForms(stem).some((b) => !b.agent && partsOfSpeech(b.lemma).verb > 0) ? stem : null;
+}
+
 /** Runs of two words with one slip are read as the words (slippedRun); TUNE_SLIPPED_RUNS=0 leaves them as typed (the benchmark's before). */
 const SLIPPED_RUNS = tune("SLIPPED_RUNS", 1);
 /** A run this long may be two words typed together with one slip. */
@@ -400,6 +410,13 @@ export async function analyzeWords(
       // A word the frequency list lacks but WordNet knows, or whose verb it knows
       // ("installer" -> install) is a word, not a run to cut ("in staller").
       push(word, null);
+      continue;
+    }
+    // A word made with a prefix English adds freely to a verb WordNet knows ("reupholster", "declutter",
+    // "unclog") is that verb done again or undone: searched as the verb, not cut into pieces (reup holster).
+    const stem = UNPREFIXED ? unprefixed(word) : null;
+    if (stem) {
+      push(stem, null);
       continue;
     }
     // A one-letter slip is corrected; a run that splits wholly into real words
@@ -651,6 +668,8 @@ export function expandWithWordNet(mirror: Mirror, concept: Concept, relatives = 
     if (taken >= WORDNET_TERMS) break;
     const listed = inInventory(mirror, related.word);
     if (!listed || concept.terms.has(listed) || !isKnownWord(related.word) || !carriesMeaning(related.word)) continue;
+    // A word of the definition confirms an encoder neighbour ("archery" -> arrow, not sword); alone it adds nothing.
+    if (related.relation === "definition" && !concept.semantic.has(listed)) continue;
     const weight = known ? KNOWN_WORD_SEMANTIC_WEIGHT * related.weight : related.weight;
     const encoder = concept.semantic.get(listed);
     concept.semantic.set(listed, encoder === undefined ? weight : Math.min(SEMANTIC_WEIGHT, Math.max(encoder, weight) + AGREEMENT_BONUS));

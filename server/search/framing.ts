@@ -12,7 +12,7 @@ export const FRAMING_WORDS = new Set([
   "agency", "firm", "office", "center", "centre", "presence", "something", "someone", "good", "best", "great", "nice", "top",
   "new", "idea", "ideas", "help", "near", "nearby", "local", "people", "start", "starting", "open", "opening", "launch", "page",
   "blog", "platform", "where", "track", "use", "using", "make", "making", "offer", "offering", "provide", "providing",
-  "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "some", "any", "really", "just",
+  "about", "there", "what", "how", "who", "which", "my", "our", "your", "me", "i", "we", "us", "they", "them", "their", "theirs", "his", "her", "hers", "its", "some", "any", "really", "just",
   "from", "into", "at", "by", "that", "this", "these", "those", "is", "are", "be", "can", "will", "would", "should", "could", "do",
   // A request put to a search box or an agent ("can you suggest a domain for ...", "searching for domains about ...").
   "you", "please", "suggest", "suggests", "suggestion", "suggestions", "recommend", "recommendation", "recommendations", "search",

