@@ -412,8 +412,8 @@ export async function analyzeWords(
       push(word, null);
       continue;
     }
-    // A word made with a prefix English adds freely to a verb WordNet knows ("reupholster", "declutter",
-    // "unclog") is that verb done again or undone: searched as the verb, not cut into pieces (reup holster).
+    // A word made with a prefix English adds freely to a verb WordNet knows ("reupholster", "declutter") is that
+    // verb done again or undone: searched as the verb, not cut into pieces (reup holster) or stretched to another word.
     const stem = UNPREFIXED ? unprefixed(word) : null;
     if (stem) {
       push(stem, null);
