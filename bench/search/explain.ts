@@ -19,7 +19,7 @@ for (const text of process.argv.slice(2)) {
   console.log(`\n"${text}"`);
   for (const c of concepts) {
     const terms = [...c.terms].map(([t, w]) => `${t}${c.semantic.has(t) ? "~" : ""}:${w.toFixed(2)}`).join(" ");
-    console.log(`  ${c.word} imp ${(c.importance ?? 1).toFixed(2)}${c.corrected ? ` corrected ${c.corrected}` : ""}: ${terms}${c.prefixed.length ? ` | prefixed ${c.prefixed.join(" ")}` : ""}${c.phrase?.size ? ` | phrase ${[...c.phrase.keys()].join(" ")}` : ""}`);
+    console.log(`  ${c.word} imp ${(c.importance ?? 1).toFixed(2)}${c.centrality != null ? ` central ${c.centrality.toFixed(2)}` : ""}${c.corrected ? ` corrected ${c.corrected}` : ""}: ${terms}${c.prefixed.length ? ` | prefixed ${c.prefixed.join(" ")}` : ""}${c.phrase?.size ? ` | phrase ${[...c.phrase.keys()].join(" ")}` : ""}`);
   }
   for (const h of hits) console.log(`  ${h.score.toFixed(3)} ${h.name.padEnd(32)} [${truth.get(h.name) ?? "?"}]`);
 }

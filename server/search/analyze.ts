@@ -127,16 +127,26 @@ const nounAtEnd = (words: string[], i: number) => NOUN_AT_END && NOUNS_TOO.has(w
 const LONE_LETTER_FRAMES = tune("LONE_LETTER_FRAMES", 1) === 1;
 /** TUNE_CORRECTED_VERBS=0: a misspelt verb before its object is read by the word typed, not the word meant (the twentieth session's). */
 const CORRECTED_VERBS = tune("CORRECTED_VERBS", 1) === 1;
+/**
+ * Verbs that link a subject to what is said of it ("feel", "are", "get" before "lonely", "anxious",
+ * "bored"). The word after one is no quality of the name's subject but the subject itself, and the
+ * verb frames. TUNE_PREDICATES=0: such a word is weighed as any quality (the benchmark's before).
+ */
+const LINKING_VERBS = new Set(["feel", "feels", "feeling", "felt", "is", "are", "am", "was", "were", "be", "being", "been", "get", "gets", "getting", "got", "become", "becomes", "becoming", "seem", "seems", "stay", "stays"]);
+const PREDICATES = tune("PREDICATES", 1) === 1;
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[], beforeObject: ReadonlySet<string> = new Set()): number[] {
-  const framing = words.map((w, i) => FRAMING_WORDS.has(w) && !nounAtEnd(words, i));
+  // A linking verb before a word that describes ("people who feel lonely", "kids who get bored") frames it.
+  const linking = words.map((w, i) => PREDICATES && LINKING_VERBS.has(w) && i + 1 < words.length && (partsOfSpeech(words[i + 1] ?? "").quality ?? 0) > 0);
+  const framing = words.map((w, i) => (FRAMING_WORDS.has(w) && !nounAtEnd(words, i)) || (linking[i] ?? false));
   const allFraming = framing.every(Boolean);
   const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
   // A word typed before an object that can be a verb is its verb ("rent a boat"): no noun before a head, and discounted.
   const verb = words.map((w, i) => beforeObject.has(w) && (parts[i]?.verb ?? 0) > 0);
   // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
   // the subject ("legal advice", "mental health"): it is no mere quality.
-  const quality = parts.map((p) => (p && p.adjective - p.quality >= TOPICAL_SHARE ? 0 : (p?.quality ?? 0)));
+  // ...and so does one said of the people the name is for, after a linking verb: what they feel is the subject.
+  const quality = parts.map((p, i) => (p && (p.adjective - p.quality >= TOPICAL_SHARE || (i > 0 && linking[i - 1])) ? 0 : (p?.quality ?? 0)));
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 && !verb[i] ? i : -1)).filter((i) => i >= 0);

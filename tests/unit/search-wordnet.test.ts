@@ -245,6 +245,18 @@ const candidate = (name: string, tokens: string): Candidate => {
 };
 
 describe("intent phrases", () => {
+  it("reads a describing word after a linking verb as the subject, and the verb as framing", () => {
+    // "a community for people who feel lonely": what they feel is what the community is about.
+    const [community, , , , feel, lonely] = conceptImportance(["community", "for", "people", "who", "feel", "lonely"]);
+    assert.equal(feel, FRAMING_IMPORTANCE);
+    assert.ok((lonely ?? 0) > 0.75 && (lonely ?? 0) > 0.9 * (community ?? 0), `${lonely} ${community}`);
+    // Before a noun the same word is a quality of it, and counts less than the subject.
+    const [lonelyBefore, hearts] = conceptImportance(["lonely", "hearts"]);
+    assert.ok((lonelyBefore ?? 0) < (hearts ?? 0), `${lonelyBefore} ${hearts}`);
+    // A linking verb before a noun is a verb as any other ("get" frames already; "feel" keeps its weight).
+    assert.ok((conceptImportance(["feel", "music"])[0] ?? 0) > FRAMING_IMPORTANCE);
+  });
+
   it("weighs framing words low next to a subject, and by rarity otherwise", () => {
     const [somewhere, book, dog, groomer] = conceptImportance(["somewhere", "book", "dog", "groomer"]);
     assert.equal(somewhere, FRAMING_IMPORTANCE);
