@@ -134,6 +134,12 @@ const CORRECTED_VERBS = tune("CORRECTED_VERBS", 1) === 1;
  */
 const LINKING_VERBS = new Set(["feel", "feels", "feeling", "felt", "is", "are", "am", "was", "were", "be", "being", "been", "get", "gets", "getting", "got", "become", "becomes", "becoming", "seem", "seems", "stay", "stays"]);
 const PREDICATES = tune("PREDICATES", 1) === 1;
+/**
+ * A word before the last that can be a noun at all (not only mostly) makes the last the compound's head:
+ * "escape rooms" (escape is mostly a verb in WordNet's counts), "veterinary clinic". It must not be a
+ * quality or a verb before its object. TUNE_MODIFIER_NOUN_SHARE=0.5: only a mostly-noun word does (the before).
+ */
+const MODIFIER_NOUN_SHARE = tune("MODIFIER_NOUN_SHARE", 0);
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[], beforeObject: ReadonlySet<string> = new Set()): number[] {
   // A linking verb before a word that describes ("people who feel lonely", "kids who get bored") frames it.
@@ -153,7 +159,8 @@ export function conceptImportance(words: string[], beforeObject: ReadonlySet<str
   // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
   // support": mostly verbs in WordNet's counts, nouns in that place).
   const last = framing.lastIndexOf(false);
-  const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && nouns.some((i) => i < last) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
+  const modifier = (i: number) => nouns.includes(i) || ((parts[i]?.noun ?? 0) > MODIFIER_NOUN_SHARE && !verb[i] && (quality[i] ?? 0) < 0.5 && !framing[i]);
+  const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && words.some((_, i) => i < last && modifier(i)) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
   return words.map((w, i) => {
     if (framing[i] && !allFraming) return FRAMING_IMPORTANCE;
     // A lone letter beside words ("3d printing" -> 3 d printing, "b2b saas") qualifies them; it names no subject.

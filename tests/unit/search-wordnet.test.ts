@@ -245,6 +245,15 @@ const candidate = (name: string, tokens: string): Candidate => {
 };
 
 describe("intent phrases", () => {
+  it("takes the last word as the head after any word that can be a noun, not only a mostly-noun one", () => {
+    // "escape" is mostly a verb in WordNet's counts; in "escape rooms" it names what the rooms are for.
+    const [escape, rooms] = conceptImportance(["escape", "rooms"]);
+    assert.ok((escape ?? 0) > (rooms ?? 0), `${escape} ${rooms}`);
+    // A quality before a noun makes no compound: "hot tubs" keeps tubs as the subject.
+    const [hot, tubs] = conceptImportance(["hot", "tubs"]);
+    assert.ok((tubs ?? 0) > (hot ?? 0), `${hot} ${tubs}`);
+  });
+
   it("reads a describing word after a linking verb as the subject, and the verb as framing", () => {
     // "a community for people who feel lonely": what they feel is what the community is about.
     const [community, , , , feel, lonely] = conceptImportance(["community", "for", "people", "who", "feel", "lonely"]);
