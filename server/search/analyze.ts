@@ -156,8 +156,8 @@ export function conceptImportance(words: string[], beforeObject: ReadonlySet<str
   const subjectNamed = quality.some((q, i) => !framing[i] && q < 0.5);
   // The subject's nouns as typed; the last is the head of the compound ("tattoo parlor", "insurance broker").
   const nouns = parts.map((p, i) => ((p?.noun ?? 0) >= 0.5 && !verb[i] ? i : -1)).filter((i) => i >= 0);
-  // The last subject word after a noun is the head whenever it can be a noun ("restaurant reviews", "health
-  // support": mostly verbs in WordNet's counts, nouns in that place).
+  // The last subject word after a word that can be a noun (see MODIFIER_NOUN_SHARE) is the head whenever it can
+  // be a noun itself ("restaurant reviews", "health support": mostly verbs in WordNet's counts, nouns in that place).
   const last = framing.lastIndexOf(false);
   const modifier = (i: number) => nouns.includes(i) || ((parts[i]?.noun ?? 0) > MODIFIER_NOUN_SHARE && !verb[i] && (quality[i] ?? 0) < 0.5 && !framing[i]);
   const head = last >= 0 && (parts[last]?.noun ?? 0) > 0 && words.some((_, i) => i < last && modifier(i)) ? last : nouns.length >= 2 ? (nouns[nouns.length - 1] ?? -1) : -1;
