@@ -67,24 +67,13 @@ const t0 = Date.now();
 const plain = await embedder.embed(vocab.map(inContext));
 const withGloss = variant === "plain" ? plain : await embedder.embed(vocab.map(text));
 console.error(`embedded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-const vecOf = (i: number) => {
-  if (variant !== "mix") return withGloss[i]!;
-  const v = new Float32Array(plain[i]!.length);
-  for (let k = 0; k < v.length; k++) v[k] = plain[i]![k]! + Number(process.env.GLOSS_BETA ?? 1) * withGloss[i]![k]!;
-  return unit(v);
-};
-const matrix = vocab.map((_, i) => vecOf(i));
-const probeVectors = await (async () => {
-  const p = await embedder.embed(probes.map(inContext));
-  const g = await embedder.embed(probes.map(text));
-  return probes.map((_, i) => {
-    if (variant !== "mix") return variant === "plain" ? p[i]! : g[i]!;
-    const v = new Float32Array(p[i]!.length);
-    for (let k = 0; k < v.length; k++) v[k] = p[i]![k]! + Number(process.env.GLOSS_BETA ?? 1) * g[i]![k]!;
-    return unit(v);
-  });
-})();
+const beta = Number(process.env.GLOSS_BETA ?? 1);
+/** The word's own vector plus beta times its definition's, unit length again. */
+const mix = (own: Float32Array, defined: Float32Array) => unit(own.map((x, k) => x + beta * (defined[k] ?? 0)));
+const vary = (own: Float32Array[], defined: Float32Array[]) => own.map((v, i) => (variant === "mix" ? mix(v, defined[i]!) : variant === "plain" ? v : defined[i]!));
+const matrix = vary(plain, withGloss);
 const plainProbes = await embedder.embed(probes.map(inContext));
+const probeVectors = vary(plainProbes, variant === "plain" ? plainProbes : await embedder.embed(probes.map(text)));
 /** The ten nearest words with their z-scores against the probe's similarity to every word. */
 const nearest = (rows: Float32Array[], probe: Float32Array, w: string) => {
   const sims = rows.map((m, j) => ({ word: vocab[j]!, s: dot(m, probe) })).filter((x) => x.word !== w);

@@ -4,7 +4,7 @@ import { correctWord, correctWords, editDistance, inflectionsOf, nearestWords, w
 import { FRAMING_WORDS } from "./framing";
 import { meaningOf, meaningWords } from "./meanings";
 import { tune } from "./tune";
-import { antonyms, baseForms, hasLemma, partsOfSpeech, RELATION_WEIGHT, relatedWords, synonymsInEverySense } from "./wordnet";
+import { antonyms, baseForms, hasLemma, partsOfSpeech, RELATION_WEIGHT, type PartsOfSpeech, relatedWords, synonymsInEverySense } from "./wordnet";
 import { logError } from "@/server/log";
 
 // Query understanding beyond parsing: each query word becomes a concept with
@@ -142,11 +142,14 @@ const PREDICATES = tune("PREDICATES", 1) === 1;
 const MODIFIER_NOUN_SHARE = tune("MODIFIER_NOUN_SHARE", 0);
 /** Importance of each concept (see Concept.importance): framing low unless all are framing, then by rarity, qualities below subjects. */
 export function conceptImportance(words: string[], beforeObject: ReadonlySet<string> = new Set()): number[] {
+  // Each word's parts of speech, read once and only where asked for.
+  const read: (PartsOfSpeech | undefined)[] = [];
+  const speech = (i: number) => (read[i] ??= partsOfSpeech(words[i] ?? ""));
   // A linking verb before a word that describes ("people who feel lonely", "kids who get bored") frames it.
-  const linking = words.map((w, i) => PREDICATES && LINKING_VERBS.has(w) && i + 1 < words.length && (partsOfSpeech(words[i + 1] ?? "").quality ?? 0) > 0);
+  const linking = words.map((w, i) => PREDICATES && LINKING_VERBS.has(w) && i + 1 < words.length && speech(i + 1).quality > 0);
   const framing = words.map((w, i) => (FRAMING_WORDS.has(w) && !nounAtEnd(words, i)) || (linking[i] ?? false));
   const allFraming = framing.every(Boolean);
-  const parts = words.map((w, i) => (framing[i] ? null : partsOfSpeech(w)));
+  const parts = words.map((_, i) => (framing[i] ? null : speech(i)));
   // A word typed before an object that can be a verb is its verb ("rent a boat"): no noun before a head, and discounted.
   const verb = words.map((w, i) => beforeObject.has(w) && (parts[i]?.verb ?? 0) > 0);
   // An adjective with a sense in regular use that relates to a noun ("legal" -> law, "mental" -> mind) can name
