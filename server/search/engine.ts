@@ -412,6 +412,31 @@ export function fuse(legs: Candidate[][], k = RRF_K): Map<string, { candidate: C
   return fused;
 }
 
+/**
+ * Of the names that answer a query in part, one holding its main word as typed (or its plural, inflection or
+ * correction: a term of KEY_TERM or more, not a meaning) answers more than one holding a lesser word only, a
+ * meaning of the main word, or nothing but closeness to the whole phrase: it is lifted by KEY_BONUS. "escape
+ * rooms" put killrooms.com above escape names, "we tow broken down cars" car names above tow names, "a
+ * community for people who feel lonely" community names among the lonely ones. The main word is the subject
+ * concept weighing most in the coverage (importance times centrality), among two or more words typed apart; a
+ * name typed, in full or with a slip, has none (its own label, or the one a slip away, leads: ONE_EDIT_SCORE).
+ * A name holding every subject word as typed needs no lift, and would lose its order under the 0.99 cap ("the
+ * justice": justice.com would tie with thejustice.com). Development nDCG@5 at 0.05: dev 0.883 -> 0.887, dev-2
+ * 0.865 -> 0.869, dev-5 0.758 -> 0.775, dev-6 0.726 -> 0.743, dev-7 0.543 -> 0.552; lost dev-3 0.875 -> 0.870
+ * and dev-4 0.801 -> 0.795; 0.03 and 0.1 gained less (bench/search/eval/HOW-MADE.md, twenty-fourth session).
+ * TUNE_KEY_BONUS=0: the before.
+ */
+const KEY_BONUS = tune("KEY_BONUS", 0.05);
+/** A term at least this heavy is the concept's own word (typed, plural, inflection, correction), not a meaning. */
+const KEY_TERM = 0.9;
+/** A concept's weight in the coverage: its importance, scaled by its centrality. */
+const weightOf = (c: Concept) => importanceOf(c) * (c.centrality ?? 1);
+/** The subject concept weighing most in the coverage, when two or more compete (see KEY_BONUS). */
+function mainConcept(concepts: Concept[]): Concept | null {
+  const core = concepts.filter((c) => importanceOf(c) >= CORE_IMPORTANCE);
+  return core.length < 2 ? null : core.reduce((a, b) => (weightOf(b) > weightOf(a) ? b : a));
+}
+
 /** How well one candidate answers the query, in [0, 1]; see the constants for the weights. */
 export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[], rrfShare: number, slip = false, phrase: PhraseContext | null = null): number {
   if (q.exactName && c.name === q.exactName) return 1;
@@ -421,8 +446,11 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
   let covered = 0;
   let total = 0;
   let anyMatch = false;
+  const main = q.exactName || slip || q.words.length < 2 ? null : mainConcept(concepts);
+  let mainHeld = false;
+  let partial = false;
   for (const concept of concepts) {
-    const importance = importanceOf(concept) * (concept.centrality ?? 1);
+    const importance = weightOf(concept);
     total += importance;
     let best = 0;
     let bestTerm: string | null = null;
@@ -435,6 +463,9 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
     }
     if (bestTerm) used.add(bestTerm);
     if (best > 0) anyMatch = true;
+    const own = best >= KEY_TERM && bestTerm !== null && !concept.semantic.has(bestTerm);
+    if (concept === main && own) mainHeld = true;
+    else if (!own && importanceOf(concept) >= CORE_IMPORTANCE) partial = true;
     covered += best * importance;
   }
   const coverage = total > 0 ? covered / total : 0;
@@ -458,6 +489,7 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
     PHRASE_SCORE * closeness,
   );
   score += PHRASE_BONUS * closeness;
+  if (mainHeld && partial) score += KEY_BONUS;
   // A typed TLD is what the buyer wants: other TLDs fall behind every relevant name in it.
   if (anyMatch) score += FILLER_BONUS * Math.min(fillers, 2);
   if (q.tld) score += c.tld === q.tld ? TLD_TYPED_BONUS : -TLD_MISMATCH_PENALTY;

@@ -207,6 +207,26 @@ describe("fusion and rerank", () => {
     assert.ok(full < 1 && full > meaning && meaning > partial, `${full} ${meaning} ${partial}`);
   });
 
+  it("lifts a partial answer holding the query's main word as typed, not one holding its meaning or a lesser word", () => {
+    // "crisp dry craft cider": cider is the head and nearest the whole subject, the qualities weigh less.
+    const cider = { ...concept("cider", { brew: 0.7 }), importance: 0.8, centrality: 1 };
+    const craft = { ...concept("craft"), importance: 1, centrality: 0.5 };
+    const concepts = [craft, cider];
+    const typedApart = { words: ["craft", "cider"], compact: "craftcider", tld: null, exactName: null };
+    // One word typed: no word is the main one among others, so nothing is lifted (the same concepts, to compare).
+    const oneWord = { ...typedApart, words: ["craftcider"] };
+    const lift = (name: string, tokens: string) =>
+      scoreCandidate(candidate(name, tokens), typedApart, concepts, 0) - scoreCandidate(candidate(name, tokens), oneWord, concepts, 0);
+    assert.ok(Math.abs(lift("caravancider.org", "caravan cider") - 0.05) < 1e-9);
+    assert.equal(lift("brewplace.shop", "brew place"), 0);
+    assert.equal(lift("craftplace.shop", "craft place"), 0);
+    // A name holding every subject word needs no lift (under the 0.99 cap it would tie with names it leads).
+    assert.equal(lift("craftcider.net", "craft cider"), 0);
+    // A full name typed is wanted as itself: no word of it is lifted.
+    const name = { ...typedApart, exactName: "craftcider.com" };
+    assert.equal(scoreCandidate(candidate("caravancider.org", "caravan cider"), name, concepts, 0), scoreCandidate(candidate("caravancider.org", "caravan cider"), oneWord, concepts, 0));
+  });
+
   it("ranks a typed TLD above other TLDs of equally good names", () => {
     const q = { words: ["pizza"], compact: "pizza", tld: "io", exactName: "pizza.io" };
     const concepts = [concept("pizza")];
