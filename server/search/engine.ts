@@ -265,9 +265,11 @@ function keywordLeg(environment: Environment, q: EngineQuery, concepts: Concept[
 
 /** A concept's weight in the coverage of a name (see Concept.importance). */
 const importanceOf = (c: Concept) => c.importance ?? 1;
+/** A concept of the subject, not of the framing (see CORE_IMPORTANCE). */
+const isCore = (c: Concept) => importanceOf(c) >= CORE_IMPORTANCE;
 /** Concepts of the subject: all but the framing words (all when nothing else), most important first. */
 export function subject(concepts: Concept[]): Concept[] {
-  const core = concepts.filter((c) => importanceOf(c) >= CORE_IMPORTANCE);
+  const core = concepts.filter(isCore);
   return (core.length > 0 ? core : concepts).slice().sort((a, b) => importanceOf(b) - importanceOf(a));
 }
 
@@ -433,7 +435,7 @@ const KEY_TERM = 0.9;
 const weightOf = (c: Concept) => importanceOf(c) * (c.centrality ?? 1);
 /** The subject concept weighing most in the coverage, when two or more compete (see KEY_BONUS). */
 function mainConcept(concepts: Concept[]): Concept | null {
-  const core = concepts.filter((c) => importanceOf(c) >= CORE_IMPORTANCE);
+  const core = concepts.filter(isCore);
   return core.length < 2 ? null : core.reduce((a, b) => (weightOf(b) > weightOf(a) ? b : a));
 }
 
@@ -465,7 +467,7 @@ export function scoreCandidate(c: Candidate, q: EngineQuery, concepts: Concept[]
     if (best > 0) anyMatch = true;
     const own = best >= KEY_TERM && bestTerm !== null && !concept.semantic.has(bestTerm);
     if (concept === main && own) mainHeld = true;
-    else if (!own && importanceOf(concept) >= CORE_IMPORTANCE) partial = true;
+    else if (!own && isCore(concept)) partial = true;
     covered += best * importance;
   }
   const coverage = total > 0 ? covered / total : 0;
