@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { AppError } from "@/server/errors";
+import { retokenizeInventory } from "@/server/search/retokenize";
 import { addDomain, removeDomain, serializeListing, setDomainPrice } from "@/server/services/inventory";
 import { CLI_IMPORT_LIMITS, IMPORT_FORMAT, importLimitsText, importListings } from "@/server/services/inventory-import";
 import { defineCommand } from "./admin-commands";
@@ -54,6 +55,15 @@ export const inventoryCommands = {
     flags: z.strictObject({ env: flag.env(), name: flag.text("domain name"), reason: flag.text("reason").optional() }),
     async run(ctx, f) {
       return serializeListing(await removeDomain(await ctx.db(), { environment: f.env, name: f.name, reason: f.reason }, ctx.actor));
+    },
+  }),
+
+  "search:retokenize": defineCommand({
+    summary: "Cut every listing's search words again with the current segmenter (the worker does it once after an upgrade); changes only tokens the older segmenter made",
+    usage: "",
+    flags: z.strictObject({}),
+    async run(ctx) {
+      return retokenizeInventory(await ctx.db());
     },
   }),
 

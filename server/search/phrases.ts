@@ -42,14 +42,16 @@ export const meaningfulLabel = (label: string) => labelTokens(label).some((t) =>
 /**
  * Embeds the labels not yet embedded under the current model (a one-word label
  * takes its word's vector from the vocabulary, so register the words first);
- * safe to call with known labels. Returns how many were added.
+ * safe to call with known labels. `again`: embeds them even if known (their
+ * words were cut anew: retokenize.ts); the rows are replaced, so the mirror
+ * reads the new vectors. Returns how many were added or replaced.
  */
-export async function registerPhrases(db: Db, labels: Iterable<string>, embedder: Embedder = getEmbedder()): Promise<number> {
+export async function registerPhrases(db: Db, labels: Iterable<string>, embedder: Embedder = getEmbedder(), { again = false } = {}): Promise<number> {
   const model = vectorModel(embedder);
   const distinct = [...new Set(labels)].filter((l) => l.length > 0 && l.length <= 63 && meaningfulLabel(l));
   if (distinct.length === 0) return 0;
   const known = new Set<string>();
-  for (let i = 0; i < distinct.length; i += 5000) {
+  for (let i = 0; i < distinct.length && !again; i += 5000) {
     const rows = await db
       .select({ label: searchPhrases.label })
       .from(searchPhrases)

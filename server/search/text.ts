@@ -1,4 +1,6 @@
 import { requireAtRuntime } from "./runtime-require";
+import { tune } from "./tune";
+import { hasLemma } from "./wordnet";
 
 // Text normalisation and word segmentation, shared by ingest (tokens of a label)
 // and the query path, so both sides cut "bestpizzashop" the same way.
@@ -120,13 +122,37 @@ export function wordCost(word: string): number | undefined {
 }
 
 /**
+ * A word WordNet holds but the frequency list lacks ("anapest", "rinderpest", "conflux", "emigrant") is
+ * a word of the label at this cost, above the list's rarest (17.7, one use in 50M): kept whole instead of cut into
+ * the list's pieces ("ana pest", "rin der pest", "con flux", "emi grant"), whose words a query would
+ * match by accident ("pest control" found anapestdecency.com first). Two common words still split
+ * ("bedcover" -> bed cover: 8.4 + 9.1 < 20, "pegboard" -> peg board). TUNE_SEGMENT_LEMMA_COST=0: WordNet's
+ * words are unknown runs (the before).
+ */
+const LEMMA_COST = tune("SEGMENT_LEMMA_COST", 20);
+/** WordNet's words from this length: shorter ones are mostly abbreviations and names ("ana", "der"). */
+const LEMMA_MIN_LENGTH = 5;
+/** A word WordNet holds, or its plural ("pachisis", not "pac his is"). */
+export interface SegmentOptions {
+  /** False: WordNet's words are unknown runs, as before SEGMENTER_VERSION 2 (what retokenizeInventory recognises). */
+  lemmas?: boolean;
+}
+/**
+ * The segmenter's version, raised whenever a label is cut differently: listings tokenised by an older
+ * one are cut again, once (retokenizeInventory, the "search tokens" chore). 2: WordNet's words whole.
+ */
+export const SEGMENTER_VERSION = 2;
+const isLemma = (piece: string) =>
+  LEMMA_COST > 0 && piece.length >= LEMMA_MIN_LENGTH && (hasLemma(piece) || (piece.endsWith("s") && piece.length > LEMMA_MIN_LENGTH && hasLemma(piece.slice(0, -1))));
+
+/**
  * Viterbi over unigram costs: the cheapest split of `word` into known words and
  * unknown runs ("calihotelplace" -> cali hotel place). An unknown run costs more
  * per letter than a word, plus a base, so gibberish stays whole and a known word
  * is split off only when it is long or common enough ("zqxkwlawyer" -> zqxkw
  * lawyer, but "zqcatx" stays whole).
  */
-export function segmentWord(word: string): string[] {
+export function segmentWord(word: string, { lemmas = true }: SegmentOptions = {}): string[] {
   if (word.length < 4 || !/^[a-z]+$/.test(word)) return [word];
   const { cost } = getLexicon();
   const n = word.length;
@@ -138,7 +164,7 @@ export function segmentWord(word: string): string[] {
       const prev = best[start] ?? Infinity;
       if (prev === Infinity) continue;
       const piece = word.slice(start, end);
-      const c = cost.get(piece) ?? UNKNOWN_BASE + UNKNOWN_PER_LETTER * Math.max(piece.length, 4);
+      const c = cost.get(piece) ?? (lemmas && isLemma(piece) ? LEMMA_COST : UNKNOWN_BASE + UNKNOWN_PER_LETTER * Math.max(piece.length, 4));
       if (prev + c < (best[end] ?? Infinity)) {
         best[end] = prev + c;
         back[end] = start;
@@ -151,15 +177,15 @@ export function segmentWord(word: string): string[] {
   const merged: string[] = [];
   for (const piece of pieces) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && !cost.has(last) && !cost.has(piece)) merged[merged.length - 1] = last + piece;
+    if (last !== undefined && !cost.has(last) && !cost.has(piece) && !(lemmas && (isLemma(last) || isLemma(piece)))) merged[merged.length - 1] = last + piece;
     else merged.push(piece);
   }
   return merged;
 }
 
 /** The search tokens of a label: normalised, split on hyphens and digits, run-together words segmented. */
-export function labelTokens(label: string): string[] {
-  return [...new Set(splitWords(label).flatMap(segmentWord))];
+export function labelTokens(label: string, options: SegmentOptions = {}): string[] {
+  return [...new Set(splitWords(label).flatMap((w) => segmentWord(w, options)))];
 }
 
 const LABEL_LETTERS = "abcdefghijklmnopqrstuvwxyz";

@@ -25,6 +25,18 @@ describe("search text", () => {
     assert.deepEqual(segmentWord("vbkwqabcd"), ["vbkwqabcd"]);
     assert.deepEqual(segmentWord("zqxkwplawyer"), ["zqxkwp", "lawyer"]);
   });
+
+  it("keeps a word WordNet holds whole where the frequency list would cut it, and still splits two common words", () => {
+    assert.deepEqual(segmentWord("anapestdecency"), ["anapest", "decency"]);
+    assert.deepEqual(segmentWord("rinderpest"), ["rinderpest"]);
+    assert.deepEqual(segmentWord("pachisis"), ["pachisis"], "a plural of WordNet's word");
+    assert.deepEqual(segmentWord("bedcover"), ["bed", "cover"]);
+    assert.deepEqual(segmentWord("pegboard"), ["peg", "board"]);
+    assert.deepEqual(segmentWord("knifelike"), ["knife", "like"]);
+    // The cut before (SEGMENTER_VERSION 1), which retokenizeInventory recognises.
+    assert.deepEqual(segmentWord("anapestdecency", { lemmas: false }), ["ana", "pest", "decency"]);
+    assert.deepEqual(labelTokens("rinderpest-official", { lemmas: false }), ["rin", "der", "pest", "official"]);
+  });
 });
 
 describe("spelling correction", () => {
