@@ -9,9 +9,11 @@ import { registerVocabulary } from "./vocabulary";
 // labels better ("anapestdecency" -> anapest decency, not ana pest decency) only
 // reaches the names listed after it, until this pass. It rewrites the tokens of
 // every listing whose tokens are the older segmenter's cut of its label (tokens a
-// seed or an import gave are left alone), in pages by id; the domain_terms
-// trigger follows each update, the new words are embedded, and the changed
-// labels' phrases are embedded again. Safe to run twice and beside live traffic
+// seed or an import gave are left alone), in pages by id: a page's new words are
+// embedded and its labels' phrases embedded again first, then its tokens are
+// rewritten (the domain_terms trigger follows each update). An encoder that fails
+// stops the pass before the page's tokens change, so a retry finds them as they
+// were and nothing is left half done. Safe to run twice and beside live traffic
 // (a row changed meanwhile keeps its change). The worker runs it once per
 // SEGMENTER_VERSION (chores.ts "search tokens"); the operations CLI on demand.
 
@@ -44,18 +46,19 @@ export async function retokenizeInventory(db: Db, { pageSize = PAGE }: { pageSiz
       if (tokens !== row.tokens && olderCuts(row.label).includes(row.tokens)) changes.push({ id: row.id, old: row.tokens, tokens, label: row.label });
     }
     if (changes.length > 0) {
+      // A label's phrase is embedded from its cut by the current segmenter (phrases.ts phraseOf), whatever its row holds.
+      report.words += await registerVocabulary(db, changes.flatMap((c) => c.tokens.split(" ")));
+      report.phrases += await registerPhrases(db, changes.map((c) => c.label), undefined, { again: true });
       const values = sql.join(
         changes.map((c) => sql`(${c.id}, ${c.old}, ${c.tokens})`),
         sql`, `,
       );
-      const updated = await db.execute<{ label: string; tokens: string }>(sql`
+      const updated = await db.execute(sql`
         update domains d set tokens = v.tokens
         from (values ${values}) as v(id, old, tokens)
         where d.id = v.id and d.tokens = v.old
-        returning d.label, d.tokens`);
+        returning d.id`);
       report.changed += updated.length;
-      report.words += await registerVocabulary(db, updated.flatMap((r) => r.tokens.split(" ")));
-      report.phrases += await registerPhrases(db, updated.map((r) => r.label), undefined, { again: true });
     }
     if (rows.length < pageSize) break;
   }

@@ -132,7 +132,6 @@ export function wordCost(word: string): number | undefined {
 const LEMMA_COST = tune("SEGMENT_LEMMA_COST", 20);
 /** WordNet's words from this length: shorter ones are mostly abbreviations and names ("ana", "der"). */
 const LEMMA_MIN_LENGTH = 5;
-/** A word WordNet holds, or its plural ("pachisis", not "pac his is"). */
 export interface SegmentOptions {
   /** False: WordNet's words are unknown runs, as before SEGMENTER_VERSION 2 (what retokenizeInventory recognises). */
   lemmas?: boolean;
@@ -142,6 +141,7 @@ export interface SegmentOptions {
  * one are cut again, once (retokenizeInventory, the "search tokens" chore). 2: WordNet's words whole.
  */
 export const SEGMENTER_VERSION = 2;
+/** A word WordNet holds, or its plural ("pachisis", not "pac his is"). */
 const isLemma = (piece: string) =>
   LEMMA_COST > 0 && piece.length >= LEMMA_MIN_LENGTH && (hasLemma(piece) || (piece.endsWith("s") && piece.length > LEMMA_MIN_LENGTH && hasLemma(piece.slice(0, -1))));
 

@@ -3,13 +3,13 @@ import type { Database } from "@/db/client";
 import { clock } from "@/server/clock";
 import { describeError } from "@/server/log";
 import { getLogger } from "@/server/observability/logger";
+import { retokenizeInventory } from "@/server/search/retokenize";
+import { SEGMENTER_VERSION } from "@/server/search/text";
 import { reconcilePaymentIntents } from "./checkout";
 import { reconcileIntentPayments } from "./checkout-intents";
 import { runChoreOnce } from "./chore-runs";
 import { pruneExpired } from "./prune";
 import { runSettlement } from "./settlements";
-import { retokenizeInventory } from "@/server/search/retokenize";
-import { SEGMENTER_VERSION } from "@/server/search/text";
 
 // Scheduled chores the worker runs beside webhook delivery, each run once across
 // all workers (server/services/chore-runs.ts): every worker looks every TICK_MS,
@@ -72,7 +72,7 @@ export const chores: readonly ChoreDefinition[] = [
     name: "search tokens",
     // One slot per version: once done it never runs again, until the segmenter changes.
     slotOf: () => `segmenter-${SEGMENTER_VERSION}`,
-    // 100k listings cut by main took 65 s, most of it embedding the 6 % whose cut changed (HOW-MADE.md, twenty-fifth session).
+    // 100k listings cut by main took 51-65 s, most of it embedding the 6 % whose cut changed (HOW-MADE.md, twenty-fifth session).
     leaseMs: 60 * MINUTE,
     async run(db) {
       const report = await retokenizeInventory(db);

@@ -3,7 +3,7 @@ import { after, describe, it } from "node:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { choreRuns, domains, searchPhrases, searchVocabulary } from "@/db/schema";
-import { getEmbedder, vectorModel } from "@/server/search/embedder";
+import { getEmbedder, setEmbedder, vectorModel } from "@/server/search/embedder";
 import { retokenizeInventory } from "@/server/search/retokenize";
 import { labelTokens, SEGMENTER_VERSION } from "@/server/search/text";
 import { startChores } from "@/server/services/chores";
@@ -66,6 +66,31 @@ describe("search tokens cut again", () => {
     await retokenizeInventory(db);
     const again = await db.select({ id: domains.id, tokens: domains.tokens }).from(domains).where(inArray(domains.id, [old.id, given.id, current.id]));
     assert.deepEqual(new Map(again.map((r) => [r.id, r.tokens])), tokens);
+  });
+
+  it("an encoder that fails stops the pass before a page's tokens change, and the next pass does the work", async () => {
+    const db = getDb();
+    const listing = await addDomain(db, { environment: "sandbox", name: `${tag}-phonemicsbox.com`, priceCents: 5_000 });
+    const older = labelTokens(listing.label, { lemmas: false }).join(" ");
+    assert.ok(older.includes("phone mics box"), older);
+    await db.update(domains).set({ tokens: older }).where(eq(domains.id, listing.id));
+    const encoder = getEmbedder();
+    setEmbedder({
+      model: encoder.model,
+      embed: () => Promise.reject(new Error("encoder down")),
+    });
+    try {
+      await assert.rejects(retokenizeInventory(db), /encoder down/);
+    } finally {
+      setEmbedder(encoder);
+    }
+    const [kept] = await db.select({ tokens: domains.tokens }).from(domains).where(eq(domains.id, listing.id));
+    assert.equal(kept?.tokens, older, "nothing half done");
+    const report = await retokenizeInventory(db);
+    assert.ok(report.changed >= 1);
+    const [done] = await db.select({ tokens: domains.tokens }).from(domains).where(eq(domains.id, listing.id));
+    assert.equal(done?.tokens, labelTokens(listing.label).join(" "));
+    assert.ok(done?.tokens.includes("phonemics box"));
   });
 
   it("the operations CLI and the worker's once-per-version chore run the same pass", async () => {
