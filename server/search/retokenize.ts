@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { registerPhrases } from "./phrases";
-import { labelTokens, SEGMENTER_VERSION } from "./text";
+import { SEGMENTER_VERSION, storedTokens } from "./text";
 import { registerVocabulary } from "./vocabulary";
 
 // Listings cut by an older segmenter, cut again: a label's search tokens are
@@ -27,8 +27,8 @@ export interface RetokenizeReport {
 
 const PAGE = 2_000;
 
-/** The cuts of a label this pass replaces: every older segmenter's (version 1: WordNet's words not kept whole). */
-const olderCuts = (label: string) => [labelTokens(label, { lemmas: false }).join(" ")];
+/** The cut of a label this pass replaces: the older segmenter's (version 1: WordNet's words not kept whole). */
+const olderCut = (label: string) => storedTokens(label, { lemmas: false });
 
 export async function retokenizeInventory(db: Db, { pageSize = PAGE }: { pageSize?: number } = {}): Promise<RetokenizeReport> {
   const report: RetokenizeReport = { segmenter: SEGMENTER_VERSION, scanned: 0, changed: 0, words: 0, phrases: 0 };
@@ -42,8 +42,8 @@ export async function retokenizeInventory(db: Db, { pageSize = PAGE }: { pageSiz
     report.scanned += rows.length;
     const changes: { id: string; old: string; tokens: string; label: string }[] = [];
     for (const row of rows) {
-      const tokens = labelTokens(row.label).join(" ");
-      if (tokens !== row.tokens && olderCuts(row.label).includes(row.tokens)) changes.push({ id: row.id, old: row.tokens, tokens, label: row.label });
+      const tokens = storedTokens(row.label);
+      if (tokens !== row.tokens && olderCut(row.label) === row.tokens) changes.push({ id: row.id, old: row.tokens, tokens, label: row.label });
     }
     if (changes.length > 0) {
       // A label's phrase is embedded from its cut by the current segmenter (phrases.ts phraseOf), whatever its row holds.

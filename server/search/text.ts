@@ -188,6 +188,9 @@ export function labelTokens(label: string, options: SegmentOptions = {}): string
   return [...new Set(splitWords(label).flatMap((w) => segmentWord(w, options)))];
 }
 
+/** A label's tokens as a listing stores them (`domains.tokens`), by ingest (inventory.ts tokenizeLabel) and retokenize.ts alike. */
+export const storedTokens = (label: string, options: SegmentOptions = {}) => labelTokens(label, options).join(" ");
+
 const LABEL_LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 /** Every string one edit (deletion, transposition, substitution, insertion of a letter or hyphen) from `s`. */

@@ -5,7 +5,7 @@ import { domains, type Environment } from "@/db/schema";
 import { clock } from "@/server/clock";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { labelTokens } from "@/server/search/text";
+import { storedTokens } from "@/server/search/text";
 import { registerPhrases } from "@/server/search/phrases";
 import { registerVocabulary } from "@/server/search/vocabulary";
 import type { Actor } from "./partners";
@@ -39,7 +39,7 @@ export function normalizeDomainName(input: string): string {
  * run-together words segmented ("bestpizza-shop24" -> "best pizza shop 24").
  */
 export function tokenizeLabel(label: string): string {
-  return labelTokens(label).join(" ");
+  return storedTokens(label);
 }
 
 export interface AddDomainInput {
